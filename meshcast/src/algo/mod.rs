@@ -1,0 +1,290 @@
+//! Multicast algorithms: one trait, one registry table.
+//!
+//! Every algorithm implements [`Algorithm`] and has one row in [`REGISTRY`]: its name, family,
+//! paper, the topologies its paper covers, the model it was designed for, and whether it claims
+//! shortest paths. The command line, the docs and the tests all read that table, so adding an
+//! algorithm touches its own file and one row here.
+//!
+//! A [`Request`] is checked once (distinct destinations, none of them the source) before any
+//! algorithm runs; [`AlgoInfo::route`] then checks the topology against the row and returns a
+//! [`Plan`]. In debug builds every plan is validated before it is returned.
+
+pub(crate) mod local;
+pub(crate) mod reduce;
+pub mod tree;
+
+use std::fmt;
+
+use crate::error::InputError;
+use crate::plan::Plan;
+use crate::topology::{Kind, Node, Shape};
+
+/// A checked multicast request: a shape, a source and a non-empty set of other nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    shape: Shape,
+    source: Node,
+    destinations: Vec<Node>,
+}
+
+impl Request {
+    /// Check and build a request. Destinations keep the order given.
+    pub fn new(shape: Shape, source: Node, destinations: Vec<Node>) -> Result<Request, InputError> {
+        let name = |n: Node| shape.fmt_node(n);
+        shape.node_at(source.index())?;
+        if destinations.is_empty() {
+            return Err(InputError::NoDestinations);
+        }
+        let mut seen = vec![false; shape.len()];
+        for &d in &destinations {
+            shape.node_at(d.index())?;
+            if d == source {
+                return Err(InputError::SourceIsDestination(name(d)));
+            }
+            if std::mem::replace(&mut seen[d.index()], true) {
+                return Err(InputError::DuplicateNode(name(d)));
+            }
+        }
+        Ok(Request {
+            shape,
+            source,
+            destinations,
+        })
+    }
+
+    /// Parse a request from the command-line forms: `mesh:8x8`, `0,0`, `"4,6 6,6 0,2"`.
+    pub fn parse(topology: &str, source: &str, destinations: &str) -> Result<Request, InputError> {
+        let shape: Shape = topology.parse()?;
+        let source = shape.parse_node(source)?;
+        let dests = shape.parse_nodes(destinations)?;
+        Request::new(shape, source, dests)
+    }
+
+    /// The topology.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The source.
+    pub fn source(&self) -> Node {
+        self.source
+    }
+
+    /// The destinations.
+    pub fn destinations(&self) -> &[Node] {
+        &self.destinations
+    }
+}
+
+/// A multicast routing algorithm: decides routes, returns them as a [`Plan`], computes no metric.
+pub trait Algorithm: Sync {
+    /// Build the plan for a checked request on a topology the registry row allows.
+    fn plan(&self, request: &Request) -> Plan;
+}
+
+/// The family of an algorithm (seed 001 §2.1.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Store-and-forward multicast trees.
+    Tree,
+    /// Path-based (wormhole) multicast.
+    Path,
+    /// Unicast-based multicast.
+    Unicast,
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Family::Tree => "tree",
+            Family::Path => "path",
+            Family::Unicast => "unicast",
+        })
+    }
+}
+
+/// Which topologies an algorithm's paper covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// Meshes.
+    pub mesh: bool,
+    /// Tori.
+    pub torus: bool,
+    /// `Some(n)`: only n-dimensional shapes; `None`: any dimension.
+    pub only_dims: Option<usize>,
+}
+
+impl Support {
+    /// Whether `shape` is covered.
+    pub fn covers(&self, shape: &Shape) -> bool {
+        let kind = match shape.kind() {
+            Kind::Mesh => self.mesh,
+            Kind::Torus => self.torus,
+        };
+        kind && self.only_dims.is_none_or(|n| n == shape.rank())
+    }
+}
+
+impl fmt::Display for Support {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dims = match self.only_dims {
+            Some(n) => format!("{n}D"),
+            None => "n-D".to_string(),
+        };
+        let kinds = match (self.mesh, self.torus) {
+            (true, true) => "mesh, torus",
+            (true, false) => "mesh",
+            (false, true) => "torus",
+            (false, false) => "nothing",
+        };
+        write!(f, "{dims} {kinds}")
+    }
+}
+
+/// One row of the registry.
+pub struct AlgoInfo {
+    /// The name the CLI takes (`vh`, `diag`, `pair-min`, …).
+    pub name: &'static str,
+    /// Tree, path or unicast.
+    pub family: Family,
+    /// Paper and section the implementation follows.
+    pub paper: &'static str,
+    /// Topologies it runs on.
+    pub support: Support,
+    /// The switching/port model it was designed for.
+    pub model: &'static str,
+    /// Whether every destination is reached along a shortest path — checked by the validator on
+    /// every plan in tests and debug builds. Where a paper claims it and a counter-example
+    /// exists (pair-min), this is `false` and docs/REPRODUCTION.md says why.
+    pub shortest_path: bool,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// The implementation.
+    pub algorithm: &'static dyn Algorithm,
+}
+
+impl fmt::Debug for AlgoInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AlgoInfo").field("name", &self.name).finish()
+    }
+}
+
+impl AlgoInfo {
+    /// Route `request`, or say why this algorithm cannot.
+    pub fn route(&self, request: &Request) -> Result<Plan, InputError> {
+        if !self.support.covers(request.shape()) {
+            return Err(InputError::Unsupported {
+                algo: self.name.to_string(),
+                topology: request.shape().to_string(),
+                supported: self.support.to_string(),
+            });
+        }
+        let plan = self.algorithm.plan(request);
+        #[cfg(debug_assertions)]
+        if let Err(e) = plan.validate(request.shape(), self.shortest_path) {
+            panic!("{} built an invalid plan for {request:?}: {e}", self.name);
+        }
+        Ok(plan)
+    }
+}
+
+const SAF_ONE_PORT: &str = "store-and-forward, one-port";
+const ANY_MESH_TORUS: Support = Support {
+    mesh: true,
+    torus: true,
+    only_dims: None,
+};
+const MESH_TORUS_2D: Support = Support {
+    mesh: true,
+    torus: true,
+    only_dims: Some(2),
+};
+
+/// Every algorithm meshcast knows.
+pub static REGISTRY: &[AlgoInfo] = &[
+    AlgoInfo {
+        name: "vh",
+        family: Family::Tree,
+        paper: "Harutyunyan & Liu (2003), as in seed 001 §3.2.1.1 and seed 000 §2.2.1",
+        support: ANY_MESH_TORUS,
+        model: SAF_ONE_PORT,
+        shortest_path: true,
+        summary: "dimension-ordered route to every destination, merged into one tree",
+        algorithm: &tree::vh::Vh,
+    },
+    AlgoInfo {
+        name: "dist",
+        family: Family::Tree,
+        paper: "Harutyunyan & Liu (2003), as in seed 000 §2.2.2",
+        support: ANY_MESH_TORUS,
+        model: SAF_ONE_PORT,
+        shortest_path: false,
+        summary: "destinations by distance, each joined to the closest tree node",
+        algorithm: &tree::dist::Dist,
+    },
+    AlgoInfo {
+        name: "min",
+        family: Family::Tree,
+        paper: "Harutyunyan (MIN), as in seed 001 §3.2.2.1 and §3.2.3",
+        support: ANY_MESH_TORUS,
+        model: SAF_ONE_PORT,
+        shortest_path: false,
+        summary: "smallest coordinate in each dimension in turn, joined to the closest tree node",
+        algorithm: &tree::min::Min,
+    },
+    AlgoInfo {
+        name: "diag",
+        family: Family::Tree,
+        paper: "Wang, seed 001 §3.2.1 (Algorithms 3.2.1.1–3.2.1.6)",
+        support: ANY_MESH_TORUS,
+        model: SAF_ONE_PORT,
+        shortest_path: true,
+        summary: "a stem along the diagonal of the multicast zone, destinations joined within their zone",
+        algorithm: &tree::diag::Diag,
+    },
+    AlgoInfo {
+        name: "dds",
+        family: Family::Tree,
+        paper: "Wang, seed 001 §3.2.2 (Algorithms 3.2.2.1–3.2.2.6)",
+        support: ANY_MESH_TORUS,
+        model: SAF_ONE_PORT,
+        shortest_path: true,
+        summary: "destinations sorted by dimensional distance, each joined within its zone",
+        algorithm: &tree::dds::Dds,
+    },
+    AlgoInfo {
+        name: "pair",
+        family: Family::Tree,
+        paper: "Malani, seed 000 §3.2 (Algorithms 1–2)",
+        support: MESH_TORUS_2D,
+        model: SAF_ONE_PORT,
+        shortest_path: true,
+        summary: "pairs (min x, min y) meet at an intermediate node chained from the last one",
+        algorithm: &tree::pair::Pair,
+    },
+    AlgoInfo {
+        name: "pair-min",
+        family: Family::Tree,
+        paper: "Malani, seed 000 §3.3 (Algorithms 3–4, the thesis's MIN)",
+        support: MESH_TORUS_2D,
+        model: SAF_ONE_PORT,
+        shortest_path: false,
+        summary: "one PAIR step, then min x / min y in turn joined to the closest tree node",
+        algorithm: &tree::pair_min::PairMin,
+    },
+];
+
+/// The registry row named `name`.
+pub fn find(name: &str) -> Result<&'static AlgoInfo, InputError> {
+    REGISTRY
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| InputError::UnknownAlgorithm {
+            name: name.to_string(),
+            known: REGISTRY
+                .iter()
+                .map(|a| a.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}

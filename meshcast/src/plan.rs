@@ -1,0 +1,352 @@
+//! The [`Plan`]: what an algorithm decided, as data — and its single validator.
+//!
+//! A plan is a list of *sends*. A send leaves a node that holds the message and travels hop by
+//! hop along a route; at every hop marked `drop` the node there keeps a copy (and from then on
+//! holds the message). One shape covers the three families of the field:
+//!
+//! * **tree** (store-and-forward replication): every send is one hop and drops its copy — the
+//!   sends are the tree's edges;
+//! * **path** (wormhole, path-based): a send is a worm that drops a copy at each destination it passes;
+//! * **unicast** (unicast-based): a send drops a copy only at its last hop.
+//!
+//! The sends of one node appear in the order the node uses its port(s): that order *is* the
+//! schedule, and the models of [`crate::eval`] read it. Sends are listed causally: a send
+//! appears after the send that brought its sender the message.
+//!
+//! Algorithms only build plans; they never compute metrics. [`Plan::validate`] is the one check
+//! every plan of every algorithm passes in the tests and in debug builds.
+
+use crate::error::PlanError;
+use crate::topology::{Node, Shape};
+
+/// The family of a plan, which fixes the rules its sends obey.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlanKind {
+    /// Store-and-forward tree: one-hop sends, each node receives once, every leaf a destination.
+    Tree,
+    /// Path-based: worms that drop copies at the destinations they pass.
+    Path,
+    /// Unicast-based: each send drops its copy at its end only.
+    Unicast,
+}
+
+/// One hop of a send: the node reached, and whether it keeps a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    /// The node this hop arrives at.
+    pub node: Node,
+    /// Whether the node keeps a copy of the message.
+    pub drop: bool,
+}
+
+/// A borrowed view of one send of a plan.
+#[derive(Clone, Copy, Debug)]
+pub struct Send<'a> {
+    /// The node that sends; it holds the message before this send starts.
+    pub from: Node,
+    /// The hops in order; the first is a neighbour of `from`.
+    pub hops: &'a [Hop],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    from: Node,
+    start: u32,
+    end: u32,
+}
+
+/// A multicast plan: source, destinations and the sends that deliver the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    kind: PlanKind,
+    source: Node,
+    destinations: Vec<Node>,
+    spans: Vec<Span>,
+    hops: Vec<Hop>,
+}
+
+impl Plan {
+    /// An empty plan; add sends with [`Plan::push_send`] or [`Plan::push_edge`].
+    pub fn new(kind: PlanKind, source: Node, destinations: Vec<Node>) -> Plan {
+        Plan {
+            kind,
+            source,
+            destinations,
+            spans: Vec::new(),
+            hops: Vec::new(),
+        }
+    }
+
+    /// The family.
+    pub fn kind(&self) -> PlanKind {
+        self.kind
+    }
+
+    /// The source node.
+    pub fn source(&self) -> Node {
+        self.source
+    }
+
+    /// The destinations, in the order the request gave them.
+    pub fn destinations(&self) -> &[Node] {
+        &self.destinations
+    }
+
+    /// Append a send from `from` along `hops`.
+    pub fn push_send(&mut self, from: Node, hops: impl IntoIterator<Item = Hop>) {
+        let start = self.hops.len() as u32;
+        self.hops.extend(hops);
+        let end = self.hops.len() as u32;
+        self.spans.push(Span { from, start, end });
+    }
+
+    /// Append a tree edge: a one-hop send from `from` that leaves a copy at `to`.
+    pub fn push_edge(&mut self, from: Node, to: Node) {
+        self.push_send(from, [Hop { node: to, drop: true }]);
+    }
+
+    /// The number of sends.
+    pub fn send_count(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Send number `i`.
+    pub fn send(&self, i: usize) -> Send<'_> {
+        let s = self.spans[i];
+        Send {
+            from: s.from,
+            hops: &self.hops[s.start as usize..s.end as usize],
+        }
+    }
+
+    /// The sends in plan order.
+    pub fn sends(&self) -> impl ExactSizeIterator<Item = Send<'_>> + '_ {
+        (0..self.spans.len()).map(|i| self.send(i))
+    }
+
+    /// Traffic `|E|`: the number of channel traversals over all sends (seed 001 eq. 2.1.1).
+    pub fn traffic(&self) -> u32 {
+        self.hops.len() as u32
+    }
+
+    /// The same sends with each node's sends put in a new port order: within one sender,
+    /// sends are sorted by `rank[send index]` (stable), and the sends are re-listed causally
+    /// (breadth first from the source).
+    pub fn reordered(&self, rank: &[u64]) -> Plan {
+        assert_eq!(rank.len(), self.spans.len(), "one rank per send");
+        let mut by_sender: Vec<usize> = (0..self.spans.len()).collect();
+        by_sender.sort_by_key(|&i| (self.spans[i].from, rank[i]));
+        let range_of = |node: Node| {
+            let lo = by_sender.partition_point(|&i| self.spans[i].from < node);
+            let hi = by_sender.partition_point(|&i| self.spans[i].from <= node);
+            lo..hi
+        };
+        let mut out = Plan::new(self.kind, self.source, self.destinations.clone());
+        out.hops.reserve(self.hops.len());
+        let mut frontier = vec![self.source];
+        let mut next = 0;
+        while next < frontier.len() {
+            let node = frontier[next];
+            next += 1;
+            for &i in &by_sender[range_of(node)] {
+                let send = self.send(i);
+                out.push_send(node, send.hops.iter().copied());
+                frontier.extend(send.hops.iter().filter(|h| h.drop).map(|h| h.node));
+            }
+        }
+        out
+    }
+
+    /// Check every rule a plan must keep, for `shape`:
+    ///
+    /// * the destinations are distinct nodes of the shape other than the source;
+    /// * every hop is a link of the topology;
+    /// * every send leaves a node that already holds the message (the source, or a node an
+    ///   earlier send dropped a copy at), ends with a drop, and no node receives twice;
+    /// * every destination receives the message;
+    /// * tree plans: one-hop sends only, and every leaf is a destination;
+    /// * with `shortest`: every destination is reached over a path as long as its distance.
+    pub fn validate(&self, shape: &Shape, shortest: bool) -> Result<(), PlanError> {
+        let name = |n: Node| shape.fmt_node(n);
+        self.check_destinations(shape)?;
+        const NONE: u32 = u32::MAX;
+        // depth[n]: hops from the source along the plan to where n received the message.
+        let mut depth = vec![NONE; shape.len()];
+        let mut sends_from = vec![0u32; shape.len()];
+        depth[self.source.index()] = 0;
+        for (i, send) in self.sends().enumerate() {
+            let from = send.from;
+            if from.index() >= shape.len() || depth[from.index()] == NONE {
+                return Err(PlanError::SenderLacksMessage {
+                    send: i,
+                    node: format!("node {}", from.index()),
+                });
+            }
+            if self.kind == PlanKind::Tree && send.hops.len() != 1 {
+                return Err(PlanError::TreeHopLength(i));
+            }
+            if send.hops.last().is_none_or(|h| !h.drop) {
+                return Err(PlanError::DeliversNothing(i));
+            }
+            sends_from[from.index()] += 1;
+            let mut at = from;
+            for (j, hop) in send.hops.iter().enumerate() {
+                if hop.node.index() >= shape.len() || shape.link(at, hop.node).is_none() {
+                    return Err(PlanError::NotALink {
+                        send: i,
+                        from: name(at),
+                        to: format!("node {}", hop.node.index()),
+                    });
+                }
+                if hop.drop {
+                    if depth[hop.node.index()] != NONE {
+                        return Err(PlanError::DeliveredTwice(name(hop.node)));
+                    }
+                    depth[hop.node.index()] = depth[from.index()] + j as u32 + 1;
+                }
+                at = hop.node;
+            }
+        }
+        let mut is_dest = vec![false; shape.len()];
+        for &d in &self.destinations {
+            is_dest[d.index()] = true;
+            if depth[d.index()] == NONE {
+                return Err(PlanError::Unreached(name(d)));
+            }
+            let distance = shape.distance(self.source, d);
+            if shortest && depth[d.index()] != distance {
+                return Err(PlanError::NotShortest {
+                    node: name(d),
+                    hops: depth[d.index()],
+                    distance,
+                });
+            }
+        }
+        if self.kind == PlanKind::Tree {
+            let useless = shape.nodes().find(|n| {
+                depth[n.index()] != NONE
+                    && *n != self.source
+                    && sends_from[n.index()] == 0
+                    && !is_dest[n.index()]
+            });
+            if let Some(n) = useless {
+                return Err(PlanError::UselessLeaf(name(n)));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_destinations(&self, shape: &Shape) -> Result<(), PlanError> {
+        let bad = |what: String| Err(PlanError::Destinations(what));
+        if self.source.index() >= shape.len() {
+            return bad(format!("source id {} is out of range", self.source.index()));
+        }
+        let mut seen = vec![false; shape.len()];
+        for &d in &self.destinations {
+            if d.index() >= shape.len() {
+                return bad(format!("destination id {} is out of range", d.index()));
+            }
+            if d == self.source {
+                return bad(format!("the source {} is a destination", shape.fmt_node(d)));
+            }
+            if std::mem::replace(&mut seen[d.index()], true) {
+                return bad(format!("{} is listed twice", shape.fmt_node(d)));
+            }
+        }
+        if self.destinations.is_empty() {
+            return bad("it is empty".to_string());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &Shape, c: &[u32]) -> Node {
+        s.node(c).unwrap()
+    }
+
+    #[test]
+    fn validator_accepts_a_small_tree_and_rejects_broken_ones() {
+        let s: Shape = "mesh:3x3".parse().unwrap();
+        let src = n(&s, &[0, 0]);
+        let dests = vec![n(&s, &[1, 1]), n(&s, &[2, 0])];
+        let mut p = Plan::new(PlanKind::Tree, src, dests.clone());
+        p.push_edge(src, n(&s, &[1, 0]));
+        p.push_edge(n(&s, &[1, 0]), n(&s, &[2, 0]));
+        p.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
+        assert_eq!(p.validate(&s, true), Ok(()));
+
+        let mut jump = Plan::new(PlanKind::Tree, src, dests.clone());
+        jump.push_edge(src, n(&s, &[2, 0]));
+        assert!(matches!(
+            jump.validate(&s, false),
+            Err(PlanError::NotALink { .. })
+        ));
+
+        let mut early = Plan::new(PlanKind::Tree, src, dests.clone());
+        early.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
+        assert!(matches!(
+            early.validate(&s, false),
+            Err(PlanError::SenderLacksMessage { .. })
+        ));
+
+        let mut leaf = p.clone();
+        leaf.push_edge(n(&s, &[1, 1]), n(&s, &[1, 2]));
+        assert!(matches!(
+            leaf.validate(&s, false),
+            Err(PlanError::UselessLeaf(_))
+        ));
+
+        let mut twice = p.clone();
+        twice.push_edge(n(&s, &[2, 0]), n(&s, &[2, 1]));
+        twice.push_edge(n(&s, &[2, 1]), n(&s, &[1, 1]));
+        assert!(matches!(
+            twice.validate(&s, false),
+            Err(PlanError::DeliveredTwice(_))
+        ));
+
+        let mut missing = Plan::new(PlanKind::Tree, src, dests);
+        missing.push_edge(src, n(&s, &[1, 0]));
+        missing.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
+        assert!(matches!(
+            missing.validate(&s, false),
+            Err(PlanError::Unreached(_))
+        ));
+    }
+
+    #[test]
+    fn validator_checks_shortest_paths_and_paths() {
+        let s: Shape = "mesh:3x3".parse().unwrap();
+        let src = n(&s, &[0, 0]);
+        let far = n(&s, &[1, 0]);
+        let mut p = Plan::new(PlanKind::Path, src, vec![far]);
+        p.push_send(
+            src,
+            [[0, 1], [1, 1], [1, 0]].map(|c| Hop {
+                node: n(&s, &c),
+                drop: c == [1, 0],
+            }),
+        );
+        assert_eq!(p.validate(&s, false), Ok(()));
+        assert!(matches!(
+            p.validate(&s, true),
+            Err(PlanError::NotShortest { .. })
+        ));
+    }
+
+    #[test]
+    fn reorder_keeps_sends_and_changes_port_order() {
+        let s: Shape = "mesh:3x3".parse().unwrap();
+        let src = n(&s, &[0, 0]);
+        let mut p = Plan::new(PlanKind::Tree, src, vec![n(&s, &[1, 0]), n(&s, &[0, 1])]);
+        p.push_edge(src, n(&s, &[1, 0]));
+        p.push_edge(src, n(&s, &[0, 1]));
+        let q = p.reordered(&[1, 0]);
+        assert_eq!(q.send(0).hops[0].node, n(&s, &[0, 1]));
+        assert_eq!(q.validate(&s, true), Ok(()));
+        assert_eq!(q.traffic(), 2);
+    }
+}
