@@ -41,6 +41,7 @@
 pub mod algo;
 pub mod error;
 pub mod eval;
+pub mod experiment;
 pub mod plan;
 pub mod schedule;
 pub mod topology;

@@ -17,10 +17,10 @@
 //!
 //! ```
 //! use meshcast::{algo, eval::Metrics, algo::Request};
-//! // seed 000 §3.3.1, the bad scenario of PAIR: MIN needs 21 links.
-//! let req = Request::parse("mesh:10x9", "0,0", "9,3 3,1 2,8 4,8").unwrap();
+//! // seed 000 §3.3.2, Example 2: 29 links (PAIR needs 34 in the thesis, 35 here).
+//! let req = Request::parse("mesh:10x9", "0,0", "3,2 9,3 8,5 4,7 7,7 2,8 5,8 9,8").unwrap();
 //! let plan = algo::find("pair-min").unwrap().route(&req).unwrap();
-//! assert_eq!(Metrics::of(&plan, req.shape()).traffic, 21);
+//! assert_eq!(Metrics::of(&plan, req.shape()).traffic, 29);
 //! ```
 
 use super::pair::next_pair;

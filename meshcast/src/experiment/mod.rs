@@ -1,0 +1,6 @@
+//! Experiments of the seeds: the data they publish, for the tests, the docs and the command line.
+//!
+//! This module holds the published numbers only — never ours. Tests compare what the algorithms
+//! give against them, and docs/REPRODUCTION.md explains every difference.
+
+pub mod worked;
