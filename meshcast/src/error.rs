@@ -61,6 +61,16 @@ pub enum InputError {
     /// No destinations.
     #[error("the destination set is empty: give at least one destination")]
     NoDestinations,
+    /// More destinations than the topology has nodes besides the source.
+    #[error("{k} destinations asked for on {topology}: between 1 and {most} are possible")]
+    DestinationCount {
+        /// How many were asked for.
+        k: usize,
+        /// How many nodes other than the source there are.
+        most: usize,
+        /// The topology.
+        topology: String,
+    },
     /// An algorithm name nobody registered.
     #[error("unknown algorithm '{name}': choose one of {known}")]
     UnknownAlgorithm {
@@ -98,7 +108,9 @@ pub enum PlanError {
     #[error("send {0} delivers no copy anywhere")]
     DeliversNothing(usize),
     /// A sender that does not hold the message when it sends.
-    #[error("send {send} leaves {node}, which does not hold the message at that point of the plan")]
+    #[error(
+        "send {send} leaves {node}, which does not hold the message at that point of the plan"
+    )]
     SenderLacksMessage {
         /// Index of the send.
         send: usize,
@@ -121,7 +133,9 @@ pub enum PlanError {
     #[error("tree leaf {0} is not a destination: the branch to it is wasted traffic")]
     UselessLeaf(String),
     /// A destination reached over a longer path than its distance, in a plan that claims shortest paths.
-    #[error("destination {node} is reached after {hops} hops but is {distance} hops from the source")]
+    #[error(
+        "destination {node} is reached after {hops} hops but is {distance} hops from the source"
+    )]
     NotShortest {
         /// The destination.
         node: String,

@@ -55,6 +55,23 @@ struct Span {
     end: u32,
 }
 
+/// The sends of a plan grouped by sender (a flat index): node `v`'s sends are
+/// `order[first[v]..first[v + 1]]`.
+pub(crate) struct BySender {
+    first: Vec<u32>,
+    order: Vec<u32>,
+}
+
+impl BySender {
+    /// The indices of the sends of `v`.
+    pub(crate) fn of(&self, v: Node) -> &[u32] {
+        match (self.first.get(v.index()), self.first.get(v.index() + 1)) {
+            (Some(&a), Some(&b)) => &self.order[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
 /// A multicast plan: source, destinations and the sends that deliver the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -102,7 +119,13 @@ impl Plan {
 
     /// Append a tree edge: a one-hop send from `from` that leaves a copy at `to`.
     pub fn push_edge(&mut self, from: Node, to: Node) {
-        self.push_send(from, [Hop { node: to, drop: true }]);
+        self.push_send(
+            from,
+            [Hop {
+                node: to,
+                drop: true,
+            }],
+        );
     }
 
     /// The number of sends.
@@ -134,27 +157,52 @@ impl Plan {
     /// (breadth first from the source).
     pub fn reordered(&self, rank: &[u64]) -> Plan {
         assert_eq!(rank.len(), self.spans.len(), "one rank per send");
-        let mut by_sender: Vec<usize> = (0..self.spans.len()).collect();
-        by_sender.sort_by_key(|&i| (self.spans[i].from, rank[i]));
-        let range_of = |node: Node| {
-            let lo = by_sender.partition_point(|&i| self.spans[i].from < node);
-            let hi = by_sender.partition_point(|&i| self.spans[i].from <= node);
-            lo..hi
-        };
+        let mut by = self.by_sender();
+        for v in 0..by.first.len() - 1 {
+            let range = by.first[v] as usize..by.first[v + 1] as usize;
+            by.order[range].sort_by_key(|&i| rank[i as usize]);
+        }
         let mut out = Plan::new(self.kind, self.source, self.destinations.clone());
+        out.spans.reserve(self.spans.len());
         out.hops.reserve(self.hops.len());
         let mut frontier = vec![self.source];
         let mut next = 0;
         while next < frontier.len() {
             let node = frontier[next];
             next += 1;
-            for &i in &by_sender[range_of(node)] {
-                let send = self.send(i);
+            for &i in by.of(node) {
+                let send = self.send(i as usize);
                 out.push_send(node, send.hops.iter().copied());
                 frontier.extend(send.hops.iter().filter(|h| h.drop).map(|h| h.node));
             }
         }
         out
+    }
+
+    /// The sends grouped by sender, each group in plan order.
+    pub(crate) fn by_sender(&self) -> BySender {
+        let nodes = self
+            .spans
+            .iter()
+            .map(|s| s.from.index())
+            .chain([self.source.index()])
+            .max()
+            .unwrap_or(0)
+            + 1;
+        let mut first = vec![0u32; nodes + 1];
+        for s in &self.spans {
+            first[s.from.index() + 1] += 1;
+        }
+        for v in 0..nodes {
+            first[v + 1] += first[v];
+        }
+        let mut fill = first.clone();
+        let mut order = vec![0u32; self.spans.len()];
+        for (i, s) in self.spans.iter().enumerate() {
+            order[fill[s.from.index()] as usize] = i as u32;
+            fill[s.from.index()] += 1;
+        }
+        BySender { first, order }
     }
 
     /// Check every rule a plan must keep, for `shape`:

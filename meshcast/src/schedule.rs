@@ -33,20 +33,7 @@ impl Schedule {
 /// Reorder each node's sends, longest remaining completion first (ties keep the paper's order).
 pub fn optimal(plan: &Plan, shape: &Shape) -> Plan {
     let sends = plan.send_count();
-    // Sends grouped by sender, in plan order, as a flat index (CSR).
-    let mut first = vec![0u32; shape.len() + 1];
-    for s in plan.sends() {
-        first[s.from.index() + 1] += 1;
-    }
-    for v in 0..shape.len() {
-        first[v + 1] += first[v];
-    }
-    let mut fill = first.clone();
-    let mut of_node = vec![0u32; sends];
-    for (i, s) in plan.sends().enumerate() {
-        of_node[fill[s.from.index()] as usize] = i as u32;
-        fill[s.from.index()] += 1;
-    }
+    let by = plan.by_sender();
     let mut is_dest = vec![false; shape.len()];
     for d in plan.destinations() {
         is_dest[d.index()] = true;
@@ -65,21 +52,19 @@ pub fn optimal(plan: &Plan, shape: &Shape) -> Plan {
             .filter(|(_, h)| h.drop)
             .map(|(j, h)| {
                 let v = h.node.index();
-                let own = &of_node[first[v] as usize..first[v + 1] as usize];
                 scratch.clear();
-                scratch.extend(own.iter().map(|&k| completion[k as usize]));
+                scratch.extend(by.of(h.node).iter().map(|&k| completion[k as usize]));
                 scratch.sort_unstable_by(|a, b| b.cmp(a));
-                let below = scratch
-                    .iter()
-                    .enumerate()
-                    .map(|(r, &c)| r as u32 + c)
-                    .max();
+                let below = scratch.iter().enumerate().map(|(r, &c)| r as u32 + c).max();
                 let here = if is_dest[v] { 0 } else { below.unwrap_or(0) };
                 j as u32 + 1 + below.unwrap_or(0).max(here)
             })
             .max()
             .unwrap_or(0);
     }
-    let rank: Vec<u64> = completion.iter().map(|&c| u64::from(u32::MAX - c)).collect();
+    let rank: Vec<u64> = completion
+        .iter()
+        .map(|&c| u64::from(u32::MAX - c))
+        .collect();
     plan.reordered(&rank)
 }

@@ -277,7 +277,8 @@ impl Shape {
             .split(',')
             .map(|c| {
                 let c = c.trim();
-                c.parse::<u32>().map_err(|_| InputError::Number(c.to_string()))
+                c.parse::<u32>()
+                    .map_err(|_| InputError::Number(c.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.node(&coords)
@@ -373,7 +374,13 @@ mod tests {
 
     #[test]
     fn link_lookup_agrees_with_neighbours() {
-        for text in ["mesh:3x4", "torus:3x5x2", "torus:2x2", "hypercube:3", "torus:7"] {
+        for text in [
+            "mesh:3x4",
+            "torus:3x5x2",
+            "torus:2x2",
+            "hypercube:3",
+            "torus:7",
+        ] {
             let s: Shape = text.parse().unwrap();
             for a in s.nodes() {
                 for (link, b) in s.links_from(a) {

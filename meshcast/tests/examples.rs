@@ -115,8 +115,19 @@ fn diag_example_tree_is_the_papers_link_for_link() {
     let req = example_1("mesh:8x8");
     let (plan, _, _) = run("diag", &req);
     let stem = [
-        [0, 0], [1, 0], [1, 1], [2, 1], [2, 2], [3, 2], [3, 3], [4, 3], [4, 4], [5, 4], [5, 5],
-        [6, 5], [6, 6],
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [2, 1],
+        [2, 2],
+        [3, 2],
+        [3, 3],
+        [4, 3],
+        [4, 4],
+        [5, 4],
+        [5, 5],
+        [6, 5],
+        [6, 6],
     ];
     let mut steps: Vec<([u32; 2], [u32; 2])> = stem.windows(2).map(|w| (w[0], w[1])).collect();
     steps.extend([
@@ -180,7 +191,7 @@ fn pair_example_2_passes_through_the_papers_intermediate_nodes() {
         .flat_map(|s| s.hops.iter().map(|h| req.shape().coords(h.node)))
         .collect();
     for c in [[2, 2], [4, 3], [5, 5], [7, 7], [9, 8]] {
-        assert!(reached.contains(&c.to_vec()), "{c:?}");
+        assert!(reached.contains(c.as_slice()), "{c:?}");
     }
 }
 
@@ -194,7 +205,10 @@ fn pair_min_breaks_its_shortest_path_claim() {
     let plan = info.route(&req).unwrap();
     assert_eq!(plan.validate(req.shape(), false), Ok(()));
     let err = plan.validate(req.shape(), true).unwrap_err().to_string();
-    assert!(err.contains("(3,2) is reached after 7 hops but is 5 hops"), "{err}");
+    assert!(
+        err.contains("(3,2) is reached after 7 hops but is 5 hops"),
+        "{err}"
+    );
 }
 
 /// seed 001 §3.2.3 says MIN (Harutyunyan) is not a shortest-path algorithm; DIST neither.

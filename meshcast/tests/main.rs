@@ -19,7 +19,9 @@ pub fn run(name: &str, req: &Request) -> (Plan, Metrics, Metrics) {
         .unwrap_or_else(|e| panic!("{name} on {req:?}: {e}"));
     let paper = Metrics::of(&plan, req.shape());
     let optimal_plan = Schedule::Optimal.apply(plan.clone(), req.shape());
-    optimal_plan.validate(req.shape(), info.shortest_path).unwrap();
+    optimal_plan
+        .validate(req.shape(), info.shortest_path)
+        .unwrap();
     let optimal = Metrics::of(&optimal_plan, req.shape());
     (plan, paper, optimal)
 }

@@ -13,7 +13,9 @@ const MAX_NODES: u32 = 2000;
 fn shape() -> impl Strategy<Value = Shape> {
     (1usize..=4, any::<bool>())
         .prop_flat_map(|(rank, torus)| (prop::collection::vec(2u32..=12, rank), Just(torus)))
-        .prop_filter("node count", |(dims, _)| dims.iter().product::<u32>() <= MAX_NODES)
+        .prop_filter("node count", |(dims, _)| {
+            dims.iter().product::<u32>() <= MAX_NODES
+        })
         .prop_map(|(dims, torus)| {
             let kind = if torus { Kind::Torus } else { Kind::Mesh };
             Shape::new(kind, &dims).unwrap()
@@ -66,7 +68,7 @@ proptest! {
             prop_assert!(paper.traffic >= k, "{}", info.name);
             prop_assert_eq!(paper.additional_traffic, paper.traffic - k);
             prop_assert!(paper.all_port_time <= paper.one_port_time);
-            prop_assert!(paper.one_port_time <= paper.all_port_time + k - 1, "{}", info.name);
+            prop_assert!(paper.one_port_time < paper.all_port_time + k, "{}", info.name);
             prop_assert!(optimal.one_port_time <= paper.one_port_time, "{}", info.name);
             prop_assert_eq!(optimal.traffic, paper.traffic);
             prop_assert_eq!(optimal.all_port_time, paper.all_port_time);

@@ -45,6 +45,10 @@ impl Grid {
         self.len as usize
     }
 
+    pub(crate) fn extent(&self, d: usize) -> u32 {
+        self.ext[d]
+    }
+
     pub(crate) fn coord(&self, i: u32, d: usize) -> u32 {
         (i / self.stride[d]) % self.ext[d]
     }

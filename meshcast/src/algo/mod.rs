@@ -165,7 +165,9 @@ pub struct AlgoInfo {
 
 impl fmt::Debug for AlgoInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AlgoInfo").field("name", &self.name).finish()
+        f.debug_struct("AlgoInfo")
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -239,7 +241,8 @@ pub static REGISTRY: &[AlgoInfo] = &[
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
         shortest_path: true,
-        summary: "a stem along the diagonal of the multicast zone, destinations joined within their zone",
+        summary:
+            "a stem along the diagonal of the multicast zone, destinations joined within their zone",
         algorithm: &tree::diag::Diag,
     },
     AlgoInfo {

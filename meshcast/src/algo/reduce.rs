@@ -106,21 +106,56 @@ impl<'a> Zones<'a> {
             .collect()
     }
 
+    /// Global coordinate of local coordinate `l` along dimension `i` of `zone`.
+    fn global_coord(&self, zone: u32, i: usize, l: u32) -> u32 {
+        let (s, k) = (self.source[i], self.shape.dims()[i]);
+        match (zone >> i & 1 == 1, self.shape.kind()) {
+            (false, Kind::Mesh) => s + l,
+            (true, Kind::Mesh) => s - 1 - l,
+            (false, Kind::Torus) => (s + l) % k,
+            (true, Kind::Torus) => (s + k - 1 - l) % k,
+        }
+    }
+
     fn global(&self, zone: u32, local: &[u32]) -> Node {
         let g: Vec<u32> = local
             .iter()
             .enumerate()
-            .map(|(i, &l)| {
-                let (s, k) = (self.source[i], self.shape.dims()[i]);
-                match (zone >> i & 1 == 1, self.shape.kind()) {
-                    (false, Kind::Mesh) => s + l,
-                    (true, Kind::Mesh) => s - 1 - l,
-                    (false, Kind::Torus) => (s + l) % k,
-                    (true, Kind::Torus) => (s + k - 1 - l) % k,
-                }
+            .map(|(i, &l)| self.global_coord(zone, i, l))
+            .collect();
+        self.shape
+            .node(&g)
+            .expect("zone coordinates stay inside the shape")
+    }
+
+    /// A map from the local ids of `zone`'s grid to global nodes: per dimension, the global id
+    /// offset of every local coordinate, so mapping a node costs n table look-ups.
+    fn id_map(&self, zone: u32, grid: &Grid) -> impl Fn(u32) -> Node + '_ {
+        let unit: Vec<u32> = (0..self.source.len())
+            .map(|i| {
+                let mut c = vec![0; self.source.len()];
+                c[i] = 1;
+                self.shape
+                    .node(&c)
+                    .expect("every dimension has size ≥ 2")
+                    .index() as u32
             })
             .collect();
-        self.shape.node(&g).expect("zone coordinates stay inside the shape")
+        let tables: Vec<Vec<u32>> = (0..grid.rank())
+            .map(|i| {
+                (0..grid.extent(i))
+                    .map(|l| self.global_coord(zone, i, l) * unit[i])
+                    .collect()
+            })
+            .collect();
+        let grid = grid.clone();
+        move |local| {
+            Node(
+                (0..grid.rank())
+                    .map(|i| tables[i][grid.coord(local, i) as usize])
+                    .sum(),
+            )
+        }
     }
 
     fn origin(&self, zone: u32) -> Node {
@@ -165,11 +200,11 @@ pub(crate) fn lift(algo: &dyn ZoneAlgorithm, shape: &Shape, source: Node, dests:
             is_dest[u as usize] = true;
         }
         tree.prune(|i| is_dest[i as usize]);
+        let at = zones.id_map(zone, &tree.grid);
         for (parent, child, on_stem) in tree.edges() {
             let (dim, up) = tree.grid.step_between(parent, child);
             let stem_rank = u64::from(!(on_stem && algo.stem_first()));
             rank.push(1 << 62 | stem_rank << 40 | (dim as u64) << 1 | u64::from(!up));
-            let at = |i| zones.global(zone, &tree.grid.coords(i));
             plan.push_edge(at(parent), at(child));
         }
     }

@@ -4,3 +4,4 @@
 //! give against them, and docs/REPRODUCTION.md explains every difference.
 
 pub mod worked;
+pub mod workload;

@@ -30,8 +30,13 @@ pub struct WorkedExample {
 impl WorkedExample {
     /// The request of the example.
     pub fn request(&self) -> Request {
-        let shape: Shape = self.topology.parse().expect("worked examples name valid shapes");
-        let origin = shape.node(&vec![0; shape.rank()]).expect("the origin exists");
+        let shape: Shape = self
+            .topology
+            .parse()
+            .expect("worked examples name valid shapes");
+        let origin = shape
+            .node(&vec![0; shape.rank()])
+            .expect("the origin exists");
         let dests = shape
             .parse_nodes(self.destinations)
             .expect("worked examples list valid destinations");
@@ -65,24 +70,164 @@ const fn ex(
 
 /// The worked examples, in the order the seeds give them.
 pub static WORKED_EXAMPLES: &[WorkedExample] = &[
-    ex("seed 000 Example 1 (Fig. 4)", "mesh:8x8", EXAMPLE_1, "vh", Some(25), Some(12)),
-    ex("seed 000 Example 1 (Fig. 5)", "mesh:8x8", EXAMPLE_1, "diag", Some(21), Some(12)),
-    ex("seed 000 Example 1 (Fig. 6)", "mesh:8x8", EXAMPLE_1, "dist", Some(17), Some(17)),
-    ex("seed 000 Example 1 (Fig. 8)", "mesh:8x8", EXAMPLE_1, "pair", Some(17), Some(12)),
-    ex("seed 000 Example 2 (Fig. 14)", "mesh:10x9", EXAMPLE_2, "pair", Some(34), Some(17)),
-    ex("seed 000 Fig. 20 (bad scenario of PAIR)", "mesh:10x9", PAIR_BAD, "pair", Some(24), None),
-    ex("seed 000 Fig. 21 (MIN on the same)", "mesh:10x9", PAIR_BAD, "pair-min", Some(21), None),
-    ex("seed 000 Example 2 (Fig. 25)", "mesh:10x9", EXAMPLE_2, "pair-min", Some(29), Some(20)),
-    ex("seed 000 Example 3 (Fig. 19)", "torus:8x8", EXAMPLE_3, "pair", Some(21), Some(6)),
-    ex("seed 000 Example 3 (Fig. 26)", "torus:8x8", EXAMPLE_3, "pair-min", Some(20), Some(6)),
-    ex("seed 001 Example 3.2.1.1", "mesh:8x8", EXAMPLE_1, "diag", Some(21), Some(12)),
-    ex("seed 001 Fig. 3.2.1.8", "mesh:8x8", EXAMPLE_1, "vh", Some(25), Some(13)),
-    ex("seed 001 Fig. 3.2.1.9", "torus:8x8", EXAMPLE_1, "diag", Some(17), Some(6)),
-    ex("seed 001 Fig. 3.2.1.10", "torus:8x8", EXAMPLE_1, "vh", None, Some(6)),
-    ex("seed 001 Example 3.2.1.2", "mesh:5x5x5", EXAMPLE_3D, "diag", Some(20), Some(10)),
-    ex("seed 001 Fig. 3.2.1.12", "torus:5x5x5", EXAMPLE_3D, "diag", Some(14), Some(6)),
-    ex("seed 001 Fig. 3.2.2.3", "mesh:8x8", EXAMPLE_1, "dds", Some(17), Some(13)),
-    ex("seed 001 Fig. 3.2.2.4", "torus:8x8", EXAMPLE_1, "dds", Some(16), Some(6)),
-    ex("seed 001 Fig. 3.2.2.5", "mesh:5x5x5", EXAMPLE_3D, "dds", Some(16), Some(11)),
-    ex("seed 001 Fig. 3.2.2.6", "torus:5x5x5", EXAMPLE_3D, "dds", Some(14), Some(6)),
+    ex(
+        "seed 000 Example 1 (Fig. 4)",
+        "mesh:8x8",
+        EXAMPLE_1,
+        "vh",
+        Some(25),
+        Some(12),
+    ),
+    ex(
+        "seed 000 Example 1 (Fig. 5)",
+        "mesh:8x8",
+        EXAMPLE_1,
+        "diag",
+        Some(21),
+        Some(12),
+    ),
+    ex(
+        "seed 000 Example 1 (Fig. 6)",
+        "mesh:8x8",
+        EXAMPLE_1,
+        "dist",
+        Some(17),
+        Some(17),
+    ),
+    ex(
+        "seed 000 Example 1 (Fig. 8)",
+        "mesh:8x8",
+        EXAMPLE_1,
+        "pair",
+        Some(17),
+        Some(12),
+    ),
+    ex(
+        "seed 000 Example 2 (Fig. 14)",
+        "mesh:10x9",
+        EXAMPLE_2,
+        "pair",
+        Some(34),
+        Some(17),
+    ),
+    ex(
+        "seed 000 Fig. 20 (bad scenario of PAIR)",
+        "mesh:10x9",
+        PAIR_BAD,
+        "pair",
+        Some(24),
+        None,
+    ),
+    ex(
+        "seed 000 Fig. 21 (MIN on the same)",
+        "mesh:10x9",
+        PAIR_BAD,
+        "pair-min",
+        Some(21),
+        None,
+    ),
+    ex(
+        "seed 000 Example 2 (Fig. 25)",
+        "mesh:10x9",
+        EXAMPLE_2,
+        "pair-min",
+        Some(29),
+        Some(20),
+    ),
+    ex(
+        "seed 000 Example 3 (Fig. 19)",
+        "torus:8x8",
+        EXAMPLE_3,
+        "pair",
+        Some(21),
+        Some(6),
+    ),
+    ex(
+        "seed 000 Example 3 (Fig. 26)",
+        "torus:8x8",
+        EXAMPLE_3,
+        "pair-min",
+        Some(20),
+        Some(6),
+    ),
+    ex(
+        "seed 001 Example 3.2.1.1",
+        "mesh:8x8",
+        EXAMPLE_1,
+        "diag",
+        Some(21),
+        Some(12),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.1.8",
+        "mesh:8x8",
+        EXAMPLE_1,
+        "vh",
+        Some(25),
+        Some(13),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.1.9",
+        "torus:8x8",
+        EXAMPLE_1,
+        "diag",
+        Some(17),
+        Some(6),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.1.10",
+        "torus:8x8",
+        EXAMPLE_1,
+        "vh",
+        None,
+        Some(6),
+    ),
+    ex(
+        "seed 001 Example 3.2.1.2",
+        "mesh:5x5x5",
+        EXAMPLE_3D,
+        "diag",
+        Some(20),
+        Some(10),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.1.12",
+        "torus:5x5x5",
+        EXAMPLE_3D,
+        "diag",
+        Some(14),
+        Some(6),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.2.3",
+        "mesh:8x8",
+        EXAMPLE_1,
+        "dds",
+        Some(17),
+        Some(13),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.2.4",
+        "torus:8x8",
+        EXAMPLE_1,
+        "dds",
+        Some(16),
+        Some(6),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.2.5",
+        "mesh:5x5x5",
+        EXAMPLE_3D,
+        "dds",
+        Some(16),
+        Some(11),
+    ),
+    ex(
+        "seed 001 Fig. 3.2.2.6",
+        "torus:5x5x5",
+        EXAMPLE_3D,
+        "dds",
+        Some(14),
+        Some(6),
+    ),
 ];

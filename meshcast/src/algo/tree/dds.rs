@@ -58,7 +58,10 @@ mod tests {
     /// The 2D scan of Algorithm 3.2.2.3: column x = d from (d, d) up, then row y = d from (d, d)
     /// right, for d = 0, 1, …
     fn scan_2d(grid: &Grid, dests: &[u32]) -> Vec<u32> {
-        let (m, n) = (grid.coords(grid.len() as u32 - 1)[0] + 1, grid.coords(grid.len() as u32 - 1)[1] + 1);
+        let (m, n) = (
+            grid.coords(grid.len() as u32 - 1)[0] + 1,
+            grid.coords(grid.len() as u32 - 1)[1] + 1,
+        );
         let mut out = Vec::new();
         for d in 0..m.min(n) {
             let column = (d..n).map(|y| grid.index(&[d, y]));

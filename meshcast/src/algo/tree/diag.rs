@@ -49,7 +49,13 @@ impl ZoneAlgorithm for Diag {
 fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
     let n = tree.grid.rank();
     let diagonal: Vec<u32> = (0..n)
-        .map(|d| dests.iter().map(|&u| tree.grid.coord(u, d)).max().unwrap_or(0))
+        .map(|d| {
+            dests
+                .iter()
+                .map(|&u| tree.grid.coord(u, d))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut at = vec![0u32; n];
     let mut node = 0;
@@ -74,7 +80,10 @@ fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
 /// times `|d|²` — the same order as the distance itself, in exact integers.
 fn off_line(p: &[u32], d: &[u32]) -> u128 {
     let dot = |a: &[u32], b: &[u32]| -> u128 {
-        a.iter().zip(b).map(|(&x, &y)| u128::from(x) * u128::from(y)).sum()
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| u128::from(x) * u128::from(y))
+            .sum()
     };
     dot(d, d) * dot(p, p) - dot(p, d) * dot(p, d)
 }
@@ -99,8 +108,19 @@ mod tests {
             .map(|&(_, c, _)| tree.grid.coords(c))
             .collect();
         let expected = [
-            [1, 0], [1, 1], [2, 1], [2, 2], [3, 2], [3, 3], [4, 3],
-            [4, 4], [5, 4], [5, 5], [6, 5], [6, 6], [7, 6],
+            [1, 0],
+            [1, 1],
+            [2, 1],
+            [2, 2],
+            [3, 2],
+            [3, 3],
+            [4, 3],
+            [4, 4],
+            [5, 4],
+            [5, 5],
+            [6, 5],
+            [6, 6],
+            [7, 6],
         ];
         assert_eq!(stem, expected.map(|c| c.to_vec()));
     }

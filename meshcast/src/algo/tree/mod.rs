@@ -18,7 +18,12 @@ use crate::plan::Plan;
 
 impl<T: ZoneAlgorithm> Algorithm for T {
     fn plan(&self, request: &Request) -> Plan {
-        lift(self, request.shape(), request.source(), request.destinations())
+        lift(
+            self,
+            request.shape(),
+            request.source(),
+            request.destinations(),
+        )
     }
 }
 

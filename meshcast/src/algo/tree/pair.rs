@@ -46,9 +46,13 @@ impl ZoneAlgorithm for Pair {
 pub(super) fn next_pair(tree: &LocalTree, picker: &mut Picker) -> Option<(u32, u32, u32)> {
     let a = picker.min_in(0)?;
     picker.take(a);
-    let b = picker.min_in(1).filter(|&b| tree.grid.coord(b, 1) < tree.grid.coord(a, 1));
+    let b = picker
+        .min_in(1)
+        .filter(|&b| tree.grid.coord(b, 1) < tree.grid.coord(a, 1));
     let b = b.unwrap_or(a);
     picker.take(b);
-    let meet = tree.grid.index(&[tree.grid.coord(a, 0), tree.grid.coord(b, 1)]);
+    let meet = tree
+        .grid
+        .index(&[tree.grid.coord(a, 0), tree.grid.coord(b, 1)]);
     Some((a, b, meet))
 }
