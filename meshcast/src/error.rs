@@ -145,3 +145,14 @@ pub enum PlanError {
         distance: u32,
     },
 }
+
+/// Any error of the library.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// Bad input.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// An invalid plan.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+}

@@ -46,4 +46,4 @@ pub mod plan;
 pub mod schedule;
 pub mod topology;
 
-pub use error::{InputError, PlanError};
+pub use error::{Error, InputError, PlanError};
