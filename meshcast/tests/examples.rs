@@ -39,7 +39,11 @@ fn every_worked_example_matches_the_paper_or_its_documented_deviation() {
         match DEVIATIONS.iter().find(|d| d.0 == w.figure) {
             Some(&(_, traffic, time, best)) => {
                 assert_eq!(ours, (traffic, time, best), "{}", w.figure);
-                assert!(!outcome.matches(), "{} now matches: drop its deviation", w.figure);
+                assert!(
+                    !outcome.matches(),
+                    "{} now matches: drop its deviation",
+                    w.figure
+                );
                 assert!(!w.note.is_empty(), "{} needs a note saying why", w.figure);
             }
             None => {
@@ -225,4 +229,21 @@ fn vh_example_time_is_13_with_x_first_and_12_at_best() {
 fn vh_torus_example_is_one_link_off_diag() {
     let (_, vh, _) = run("vh", &example_1("torus:8x8"));
     assert_eq!(vh.traffic.abs_diff(17), 1);
+}
+
+/// docs/ALGORITHMS.md lists every algorithm of the registry.
+#[test]
+fn the_algorithm_docs_list_every_registry_row() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/ALGORITHMS.md"
+    ))
+    .unwrap();
+    for info in meshcast::algo::REGISTRY {
+        assert!(
+            doc.contains(&format!("| `{}` |", info.name)),
+            "{}",
+            info.name
+        );
+    }
 }
