@@ -247,3 +247,14 @@ fn the_algorithm_docs_list_every_registry_row() {
         );
     }
 }
+
+/// seed 001 §3.1.1, Figure 3.1.1: a source inside the mesh, s(3,4), destinations in all four
+/// submeshes. Every shortest-path algorithm reaches each destination at its distance.
+#[test]
+fn source_inside_the_mesh_splits_into_four_submeshes() {
+    let req = Request::parse("mesh:8x8", "3,4", "1,2 1,5 4,1 6,2 6,5").unwrap();
+    for info in meshcast::algo::REGISTRY.iter().filter(|a| a.shortest_path) {
+        let (_, m, _) = run(info.name, &req);
+        assert_eq!(m.all_port_time, 5, "{}", info.name);
+    }
+}
