@@ -71,6 +71,16 @@ pub enum InputError {
         /// The topology.
         topology: String,
     },
+    /// A setting outside its allowed values.
+    #[error("{name} = {value} is not allowed: {allowed}")]
+    Setting {
+        /// The setting.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        allowed: &'static str,
+    },
     /// An algorithm name nobody registered.
     #[error("unknown algorithm '{name}': choose one of {known}")]
     UnknownAlgorithm {

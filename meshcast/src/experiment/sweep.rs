@@ -1,0 +1,434 @@
+//! Monte-Carlo sweeps: many random multicasts per destination count, every algorithm on the same
+//! destination sets (the theses' common random numbers), summed exactly.
+//!
+//! A sweep is a list of *units* `(K, run)`. Unit `(K, run)` draws its source (if random) and its
+//! destinations from its own ChaCha8 stream — seed `seed`, stream `K << 32 | run` — so a unit's
+//! sample depends on nothing but the seed and its own coordinates: not on the thread count, not on
+//! which other K are in the sweep, not on the shard that runs it. Results are [`Tally`]s of exact
+//! integer sums, so threads, shards (`unit index mod N`) and resumed runs merge to the same bits.
+//!
+//! ```
+//! use meshcast::algo;
+//! use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
+//! use meshcast::schedule::Schedule;
+//! let sweep = Sweep {
+//!     shape: "mesh:10x10".parse().unwrap(),
+//!     placement: Placement::Origin,
+//!     algorithms: vec![algo::find("vh").unwrap(), algo::find("diag").unwrap()],
+//!     ks: vec![5, 10],
+//!     runs: 20,
+//!     seed: 7,
+//!     schedule: Schedule::Paper,
+//! };
+//! let tally = sweep.run(Shard::WHOLE, &|_| {}).unwrap();
+//! let diag_traffic = tally.points[1].algorithms[1][Metric::Traffic as usize].summary();
+//! assert_eq!(diag_traffic.n, 20);
+//! assert!(diag_traffic.mean >= 10.0);
+//! ```
+
+use rand::rngs::ChaCha8Rng;
+use rand::RngExt;
+use rayon::prelude::*;
+
+use super::stats::Tally;
+use super::workload::{random_destinations, seeded};
+use crate::algo::{AlgoInfo, Request};
+use crate::error::{Error, InputError};
+use crate::eval::Metrics;
+use crate::schedule::Schedule;
+use crate::topology::Shape;
+
+/// Where the source of each multicast is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Placement {
+    /// At the origin, as in the theses' experiments.
+    Origin,
+    /// Uniformly random, drawn per multicast.
+    Random,
+}
+
+/// The metrics a sweep records, indexing the arrays of [`PointTally`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Store-and-forward one-port time (hops).
+    OnePortTime = 0,
+    /// Store-and-forward all-port time (hops).
+    AllPortTime = 1,
+    /// Traffic (links).
+    Traffic = 2,
+    /// Additional traffic, traffic − K (links): its mean is the average additional traffic (AAT).
+    AdditionalTraffic = 3,
+}
+
+impl Metric {
+    /// Every metric, in index order.
+    pub const ALL: [Metric; 4] = [
+        Metric::OnePortTime,
+        Metric::AllPortTime,
+        Metric::Traffic,
+        Metric::AdditionalTraffic,
+    ];
+
+    /// The metric's name in files: `one_port_time`, `all_port_time`, `traffic`, `additional_traffic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::OnePortTime => "one_port_time",
+            Metric::AllPortTime => "all_port_time",
+            Metric::Traffic => "traffic",
+            Metric::AdditionalTraffic => "additional_traffic",
+        }
+    }
+
+    /// Its unit.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::OnePortTime | Metric::AllPortTime => "hops",
+            Metric::Traffic | Metric::AdditionalTraffic => "links",
+        }
+    }
+
+    fn of(self, m: &Metrics) -> i64 {
+        i64::from(match self {
+            Metric::OnePortTime => m.one_port_time,
+            Metric::AllPortTime => m.all_port_time,
+            Metric::Traffic => m.traffic,
+            Metric::AdditionalTraffic => m.additional_traffic,
+        })
+    }
+}
+
+/// One tally per metric.
+pub type Tallies = [Tally; 4];
+
+/// Which part of the units to run: those whose index is `index` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shard {
+    /// 0-based shard number.
+    pub index: u32,
+    /// Number of shards.
+    pub count: u32,
+}
+
+impl Shard {
+    /// All units.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Parse `i/N` (0 ≤ i < N).
+    pub fn parse(text: &str) -> Result<Shard, InputError> {
+        let bad = || InputError::Setting {
+            name: "shard",
+            value: text.to_string(),
+            allowed: "write i/N with 0 ≤ i < N, e.g. 3/8",
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let i: u32 = i.trim().parse().map_err(|_| bad())?;
+        let n: u32 = n.trim().parse().map_err(|_| bad())?;
+        if n == 0 || i >= n {
+            return Err(bad());
+        }
+        Ok(Shard { index: i, count: n })
+    }
+
+    fn has(&self, unit: u64) -> bool {
+        unit % u64::from(self.count) == u64::from(self.index)
+    }
+}
+
+/// The sums of one destination count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointTally {
+    /// Destination count K.
+    pub k: usize,
+    /// Per algorithm (in sweep order), per metric.
+    pub algorithms: Vec<Tallies>,
+    /// Per pair `(a, b)`, `a < b` in sweep order, per metric: the paired differences `a − b`.
+    pub pairs: Vec<Tallies>,
+}
+
+impl PointTally {
+    fn new(k: usize, algorithms: usize) -> PointTally {
+        PointTally {
+            k,
+            algorithms: vec![Tallies::default(); algorithms],
+            pairs: vec![Tallies::default(); algorithms * algorithms.saturating_sub(1) / 2],
+        }
+    }
+
+    fn add(&mut self, sample: &[Metrics]) {
+        let mut pair = 0;
+        for (a, ma) in sample.iter().enumerate() {
+            for metric in Metric::ALL {
+                self.algorithms[a][metric as usize].add(metric.of(ma));
+            }
+            for mb in &sample[a + 1..] {
+                for metric in Metric::ALL {
+                    self.pairs[pair][metric as usize].add(metric.of(ma) - metric.of(mb));
+                }
+                pair += 1;
+            }
+        }
+    }
+
+    /// Add every sample of `other` (same K, same algorithms).
+    pub fn merge(&mut self, other: &PointTally) {
+        assert_eq!(self.k, other.k, "merging different destination counts");
+        let zipped = self.algorithms.iter_mut().zip(&other.algorithms);
+        let pairs = self.pairs.iter_mut().zip(&other.pairs);
+        for (mine, theirs) in zipped.chain(pairs) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                m.merge(t);
+            }
+        }
+    }
+}
+
+/// The sums of a whole sweep (or of a shard of it): one [`PointTally`] per K, in sweep order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepTally {
+    /// Per destination count.
+    pub points: Vec<PointTally>,
+}
+
+impl SweepTally {
+    /// Add every sample of `other`, a tally of the same sweep.
+    pub fn merge(&mut self, other: &SweepTally) {
+        assert_eq!(self.points.len(), other.points.len(), "different sweeps");
+        for (mine, theirs) in self.points.iter_mut().zip(&other.points) {
+            mine.merge(theirs);
+        }
+    }
+
+    /// The "mean" of seed 001 Definition 4.1.1: all samples of all K together, per algorithm.
+    pub fn overall(&self) -> Vec<Tallies> {
+        let mut total = self.points[0].algorithms.clone();
+        for p in &self.points[1..] {
+            for (t, a) in total.iter_mut().zip(&p.algorithms) {
+                for (x, y) in t.iter_mut().zip(a) {
+                    x.merge(y);
+                }
+            }
+        }
+        total
+    }
+}
+
+/// A Monte-Carlo sweep: for each K, `runs` random multicasts, each routed by every algorithm.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    /// The topology.
+    pub shape: Shape,
+    /// Where sources are.
+    pub placement: Placement,
+    /// The algorithms, in report order.
+    pub algorithms: Vec<&'static AlgoInfo>,
+    /// Destination counts.
+    pub ks: Vec<usize>,
+    /// Multicasts per K.
+    pub runs: u32,
+    /// Seed of every random draw.
+    pub seed: u64,
+    /// Port order the times are measured with.
+    pub schedule: Schedule,
+}
+
+impl Sweep {
+    /// Check the settings: at least one algorithm, K, run; every K possible on the shape; every
+    /// algorithm supported on it.
+    pub fn check(&self) -> Result<(), InputError> {
+        let setting = |name, value: String, allowed| InputError::Setting {
+            name,
+            value,
+            allowed,
+        };
+        if self.runs == 0 {
+            return Err(setting("runs", "0".into(), "at least 1"));
+        }
+        if self.algorithms.is_empty() {
+            return Err(setting("algorithms", "none".into(), "at least one"));
+        }
+        if self.ks.is_empty() {
+            return Err(setting(
+                "k",
+                "none".into(),
+                "at least one destination count",
+            ));
+        }
+        for &k in &self.ks {
+            if k == 0 || k >= self.shape.len() {
+                return Err(InputError::DestinationCount {
+                    k,
+                    most: self.shape.len() - 1,
+                    topology: self.shape.to_string(),
+                });
+            }
+        }
+        for a in &self.algorithms {
+            if !a.support.covers(&self.shape) {
+                return Err(InputError::Unsupported {
+                    algo: a.name.to_string(),
+                    topology: self.shape.to_string(),
+                    supported: a.support.to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of units, `|ks| · runs`.
+    pub fn units(&self) -> u64 {
+        self.ks.len() as u64 * u64::from(self.runs)
+    }
+
+    /// The random stream of unit `(K, run)`.
+    pub fn stream(&self, k: usize, run: u32) -> ChaCha8Rng {
+        let mut rng = seeded(self.seed);
+        rng.set_stream((k as u64) << 32 | u64::from(run));
+        rng
+    }
+
+    /// The request of unit `(K, run)`.
+    pub fn request(&self, k: usize, run: u32) -> Result<Request, InputError> {
+        let mut rng = self.stream(k, run);
+        let source = match self.placement {
+            Placement::Origin => self.shape.node(&vec![0; self.shape.rank()])?,
+            Placement::Random => self.shape.node_at(rng.random_range(0..self.shape.len()))?,
+        };
+        let dests = random_destinations(&self.shape, source, k, &mut rng)?;
+        Request::new(self.shape.clone(), source, dests)
+    }
+
+    /// Every algorithm's metrics on unit `(K, run)`.
+    pub fn sample(&self, k: usize, run: u32) -> Result<Vec<Metrics>, Error> {
+        let req = self.request(k, run)?;
+        self.algorithms
+            .iter()
+            .map(|a| {
+                let plan = self.schedule.apply(a.route(&req)?, req.shape());
+                Ok(Metrics::of(&plan, req.shape()))
+            })
+            .collect()
+    }
+
+    /// Run the units of `shard` on all cores. `done(n)` is called as units finish (for a
+    /// progress bar); the result does not depend on the thread count.
+    pub fn run(&self, shard: Shard, done: &(dyn Fn(u64) + Sync)) -> Result<SweepTally, Error> {
+        self.run_points(shard, &vec![true; self.ks.len()], done)
+    }
+
+    /// As [`Sweep::run`], for the K whose entry in `todo` is true only (the others stay empty):
+    /// what a resumed sweep has left.
+    pub fn run_points(
+        &self,
+        shard: Shard,
+        todo: &[bool],
+        done: &(dyn Fn(u64) + Sync),
+    ) -> Result<SweepTally, Error> {
+        self.check()?;
+        let empty = || self.empty_tally();
+        let runs = u64::from(self.runs);
+        (0..self.units())
+            .into_par_iter()
+            .filter(|&u| shard.has(u) && todo[(u / runs) as usize])
+            .try_fold(empty, |mut tally, u| {
+                let (point, run) = ((u / runs) as usize, (u % runs) as u32);
+                let sample = self.sample(self.ks[point], run)?;
+                tally.points[point].add(&sample);
+                done(1);
+                Ok(tally)
+            })
+            .try_reduce(empty, |mut a, b| {
+                a.merge(&b);
+                Ok(a)
+            })
+    }
+
+    /// A tally with no samples, shaped for this sweep.
+    pub fn empty_tally(&self) -> SweepTally {
+        SweepTally {
+            points: self
+                .ks
+                .iter()
+                .map(|&k| PointTally::new(k, self.algorithms.len()))
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo;
+
+    fn sweep() -> Sweep {
+        Sweep {
+            shape: "torus:6x5".parse().unwrap(),
+            placement: Placement::Random,
+            algorithms: ["vh", "diag", "dds"]
+                .map(|n| algo::find(n).unwrap())
+                .to_vec(),
+            ks: vec![1, 4, 12],
+            runs: 9,
+            seed: 11,
+            schedule: Schedule::Paper,
+        }
+    }
+
+    #[test]
+    fn shards_merge_to_the_whole_sweep() {
+        let s = sweep();
+        let whole = s.run(Shard::WHOLE, &|_| {}).unwrap();
+        let mut merged = s.empty_tally();
+        for i in 0..4 {
+            let part = s.run(Shard { index: i, count: 4 }, &|_| {}).unwrap();
+            merged.merge(&part);
+        }
+        assert_eq!(merged, whole);
+        assert_eq!(whole.points[2].algorithms[0][0].n, 9);
+    }
+
+    #[test]
+    fn thread_count_does_not_change_the_result() {
+        let s = sweep();
+        let run_with = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| s.run(Shard::WHOLE, &|_| {}).unwrap())
+        };
+        assert_eq!(run_with(1), run_with(3));
+    }
+
+    #[test]
+    fn a_unit_does_not_depend_on_the_other_points() {
+        let s = sweep();
+        let mut fewer = s.clone();
+        fewer.ks = vec![12];
+        assert_eq!(s.request(12, 3).unwrap(), fewer.request(12, 3).unwrap());
+    }
+
+    #[test]
+    fn paired_differences_are_differences() {
+        let s = sweep();
+        let t = s.run(Shard::WHOLE, &|_| {}).unwrap();
+        let p = &t.points[1];
+        let traffic = Metric::Traffic as usize;
+        assert_eq!(
+            p.pairs[0][traffic].sum,
+            p.algorithms[0][traffic].sum - p.algorithms[1][traffic].sum
+        );
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        let mut s = sweep();
+        s.ks = vec![30];
+        assert!(s
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("between 1 and 29"));
+        assert!(Shard::parse("4/4").is_err());
+        assert_eq!(Shard::parse("3/8").unwrap(), Shard { index: 3, count: 8 });
+    }
+}
