@@ -1,1 +1,152 @@
-fn main() {}
+//! `meshcast`: the command line of the meshcast library.
+//!
+//! A thin layer: [`args`] parses the command line, the library checks the request and builds
+//! the tree, [`report`] turns the result into plain data, and [`text`], JSON or [`draw`] format
+//! it; [`output`] writes it. Every error is printed as one line, `error: <message>`, and the
+//! process exits with 2 for bad input and 1 when an output cannot be written.
+
+mod args;
+mod draw;
+mod output;
+mod report;
+mod text;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use meshcast::algo::{self, Request, REGISTRY};
+use meshcast::schedule::Schedule;
+use meshcast::topology::Shape;
+use meshcast::PlanError;
+
+use args::{AlgosArgs, Cli, Command, RouteArgs, ScheduleArg};
+use report::{AlgoRow, RouteReport};
+
+/// Most nodes a topology may have here (2²⁶, e.g. mesh:8192x8192): the library's models keep
+/// a few words per node, so beyond this a request would need gigabytes.
+const MAX_NODES: usize = 1 << 26;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Algos(a) => algos(a),
+        Command::Route(r) => route(r),
+    };
+    match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // `{:#}` is the one-line chain "context: cause"; `{:?}` would add a backtrace.
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
+            ExitCode::from(exit_status(&e))
+        }
+    }
+}
+
+/// 1 when the program failed (an output could not be written, an internal check failed),
+/// 2 when the input was bad.
+fn exit_status(e: &anyhow::Error) -> u8 {
+    let failed = e
+        .chain()
+        .any(|c| c.is::<std::io::Error>() || c.is::<PlanError>());
+    if failed {
+        1
+    } else {
+        2
+    }
+}
+
+/// `meshcast algos`.
+fn algos(args: &AlgosArgs) -> Result<String> {
+    let rows: Vec<AlgoRow> = REGISTRY.iter().map(AlgoRow::of).collect();
+    if args.json {
+        json(&rows)
+    } else {
+        Ok(text::algos(&rows))
+    }
+}
+
+/// `meshcast route`.
+fn route(args: &RouteArgs) -> Result<String> {
+    let request = request(args)?;
+    let schedule = match args.schedule {
+        ScheduleArg::Paper => Schedule::Paper,
+        ScheduleArg::Optimal => Schedule::Optimal,
+    };
+    match &args.algo {
+        Some(name) => route_one(args, &request, name, schedule),
+        None => route_all(args, &request, schedule),
+    }
+}
+
+/// The request the flags describe; the source defaults to the origin.
+fn request(args: &RouteArgs) -> Result<Request> {
+    let shape: Shape = args
+        .topology
+        .parse()
+        .with_context(|| format!("--topology '{}'", args.topology))?;
+    if shape.len() > MAX_NODES {
+        bail!(
+            "--topology '{}' has {} nodes: the command line handles at most {MAX_NODES}, \
+             as the models keep a table entry per node",
+            args.topology,
+            shape.len()
+        );
+    }
+    let source = match &args.source {
+        Some(text) => shape.parse_node(text),
+        None => shape.node(&vec![0; shape.rank()]),
+    }
+    .with_context(|| format!("--source '{}'", args.source.as_deref().unwrap_or("origin")))?;
+    let dests = shape
+        .parse_nodes(&args.dests)
+        .with_context(|| format!("--dests '{}'", args.dests))?;
+    Request::new(shape, source, dests).with_context(|| format!("--dests '{}'", args.dests))
+}
+
+fn route_one(
+    args: &RouteArgs,
+    request: &Request,
+    name: &str,
+    schedule: Schedule,
+) -> Result<String> {
+    let info = algo::find(name).with_context(|| format!("--algo '{name}'"))?;
+    if args.svg.is_some() {
+        draw::check_drawable(request.shape())?;
+    }
+    let report = RouteReport::build(info, request, schedule)?;
+    if let Some(path) = &args.svg {
+        let svg = draw::render(request.shape(), &report).to_string();
+        output::write_atomically(path, svg.as_bytes())
+            .with_context(|| format!("cannot write the SVG file '{}'", path.display()))?;
+    }
+    if args.json {
+        json(&report)
+    } else {
+        Ok(text::route(&report))
+    }
+}
+
+/// Every algorithm that supports the topology, on the same request.
+fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<String> {
+    let (runs, skipped): (Vec<_>, Vec<_>) = REGISTRY
+        .iter()
+        .partition(|info| info.support.covers(request.shape()));
+    let reports = runs
+        .into_iter()
+        .map(|info| RouteReport::build(info, request, schedule))
+        .collect::<Result<Vec<_>>>()?;
+    if args.json {
+        return json(&reports);
+    }
+    let skipped: Vec<(String, String)> = skipped
+        .iter()
+        .map(|info| (info.name.to_string(), info.support.to_string()))
+        .collect();
+    Ok(text::comparison(&reports, &skipped))
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Result<String> {
+    Ok(report::to_json(value)?)
+}

@@ -1,0 +1,173 @@
+//! The drawing vocabulary: node symbols of seed 001 Figure 3.1.3, tree links with arrowheads,
+//! hop-number labels, z-layer hop badges, grid lines and text. Each function returns one SVG
+//! element placed at page coordinates.
+
+use svg::node::element::{
+    Circle, Definitions, Group, Line, Marker, Path, Polygon, Rectangle, Text,
+};
+
+use super::layout::{px, NODE_R, P};
+
+/// Colour of the tree: links, arrowheads, hop numbers.
+pub const TREE: &str = "#1f4e9c";
+/// Colour of the node symbols.
+pub const INK: &str = "#222222";
+/// Colour of the network links and of nodes off the tree.
+pub const GRID: &str = "#c4c4c4";
+/// Colour of coordinates and secondary text.
+pub const MUTED: &str = "#555555";
+
+/// What a node is in the tree (seed 001 §3.1.2, Figure 3.1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The source: a double circle in a filled square.
+    Source,
+    /// Forwards to more than one neighbour; `dest` when it is also a destination
+    /// (filled double circle), else an empty double circle.
+    Replicate { dest: bool },
+    /// On the tree, forwards to exactly one neighbour, not a destination: an empty circle.
+    Passerby,
+    /// A destination that is not a replicate node: a filled circle.
+    Destination,
+    /// Not on the tree: a small grey dot.
+    Off,
+}
+
+/// The arrowhead every tree link ends with (`marker-end="url(#arrow)"`).
+pub fn arrow_marker() -> Definitions {
+    let head = Path::new().set("d", "M0,0 L10,5 L0,10 z").set("fill", TREE);
+    let marker = Marker::new()
+        .set("id", "arrow")
+        .set("viewBox", "0 0 10 10")
+        .set("refX", 9)
+        .set("refY", 5)
+        .set("markerWidth", 4)
+        .set("markerHeight", 4)
+        .set("orient", "auto")
+        .add(head);
+    Definitions::new().add(marker)
+}
+
+/// A straight line.
+pub fn line(a: P, b: P, colour: &str, width: f64) -> Line {
+    Line::new()
+        .set("x1", px(a.x))
+        .set("y1", px(a.y))
+        .set("x2", px(b.x))
+        .set("y2", px(b.y))
+        .set("stroke", colour)
+        .set("stroke-width", width)
+}
+
+/// A thick tree line from `a` to `b` ending in an arrowhead.
+pub fn tree_line(a: P, b: P) -> Line {
+    line(a, b, TREE, 2.5)
+        .set("stroke-linecap", "round")
+        .set("marker-end", "url(#arrow)")
+}
+
+/// Text with its anchor (`start`, `middle`, `end`) at `at`, the baseline `size/3` below it, so
+/// `at` is the visual middle of the line.
+pub fn text(at: P, content: &str, size: f64, anchor: &str) -> Text {
+    Text::new(content)
+        .set("x", px(at.x))
+        .set("y", px(at.y + size / 3.0))
+        .set("font-size", size)
+        .set("text-anchor", anchor)
+}
+
+/// The hop number `n` in a small white box centred on `at`.
+pub fn hop_label(at: P, n: u32) -> Group {
+    let label = n.to_string();
+    let w = 6.0 + 7.0 * label.len() as f64;
+    let h = 14.0;
+    let rect = Rectangle::new()
+        .set("x", px(at.x - w / 2.0))
+        .set("y", px(at.y - h / 2.0))
+        .set("width", px(w))
+        .set("height", h)
+        .set("rx", 3)
+        .set("fill", "white")
+        .set("stroke", TREE)
+        .set("stroke-width", 0.8);
+    let number = text(at, &label, 11.0, "middle")
+        .set("fill", TREE)
+        .set("font-weight", "bold");
+    Group::new().add(rect).add(number)
+}
+
+/// A z-layer hop badge centred on `at`: a triangle pointing to the next layer (`sign` > 0,
+/// right) or the previous one (left), and the hop number.
+pub fn z_badge(at: P, sign: i64, n: u32) -> Group {
+    let label = n.to_string();
+    let w = 14.0 + 6.5 * label.len() as f64;
+    let h = 13.0;
+    let left = at.x - w / 2.0;
+    let rect = Rectangle::new()
+        .set("x", px(left))
+        .set("y", px(at.y - h / 2.0))
+        .set("width", px(w))
+        .set("height", h)
+        .set("rx", 3)
+        .set("fill", "#e3ecfa")
+        .set("stroke", TREE)
+        .set("stroke-width", 0.8);
+    let (tip, base) = if sign > 0 {
+        (left + 10.0, left + 4.0)
+    } else {
+        (left + 4.0, left + 10.0)
+    };
+    let points = format!(
+        "{},{} {},{} {},{}",
+        px(base),
+        px(at.y - 3.5),
+        px(base),
+        px(at.y + 3.5),
+        px(tip),
+        px(at.y)
+    );
+    let triangle = Polygon::new().set("points", points).set("fill", TREE);
+    let number = text(P::new(left + 12.0, at.y), &label, 10.0, "start")
+        .set("fill", TREE)
+        .set("font-weight", "bold");
+    Group::new().add(rect).add(triangle).add(number)
+}
+
+fn circle(at: P, r: f64, fill: &str, stroke: &str) -> Circle {
+    Circle::new()
+        .set("cx", px(at.x))
+        .set("cy", px(at.y))
+        .set("r", r)
+        .set("fill", fill)
+        .set("stroke", stroke)
+        .set("stroke-width", 1.6)
+}
+
+/// The symbol of a node with `role`, centred on `at`.
+pub fn node_symbol(at: P, role: Role) -> Group {
+    let g = Group::new();
+    let inner = NODE_R * 0.55;
+    match role {
+        Role::Source => {
+            let side = 2.0 * NODE_R + 4.0;
+            let square = Rectangle::new()
+                .set("x", px(at.x - side / 2.0))
+                .set("y", px(at.y - side / 2.0))
+                .set("width", side)
+                .set("height", side)
+                .set("fill", INK);
+            g.add(square)
+                .add(circle(at, NODE_R - 1.0, "none", "white"))
+                .add(circle(at, inner, "none", "white"))
+        }
+        Role::Replicate { dest: false } => g
+            .add(circle(at, NODE_R, "white", INK))
+            .add(circle(at, inner, "white", INK)),
+        Role::Replicate { dest: true } => g
+            .add(circle(at, NODE_R, INK, INK))
+            .add(circle(at, inner, "none", "white")),
+        Role::Passerby => g.add(circle(at, NODE_R * 0.8, "white", INK)),
+        Role::Destination => g.add(circle(at, NODE_R * 0.8, INK, INK)),
+        Role::Off => g.add(circle(at, 2.5, GRID, "none").set("stroke-width", 0)),
+    }
+}

@@ -1,0 +1,222 @@
+//! The reports the command line prints, as plain serde data: one registry row ([`AlgoRow`]) and
+//! one routed multicast ([`RouteReport`], JSON schema `meshcast.route/1`, documented in
+//! docs/CLI.md). They are built from the library's types once; the text tables, the JSON output
+//! and the SVG drawing all read them, and so can any other front end (a web server).
+
+use std::str::Lines;
+
+use anyhow::{Context, Result};
+use meshcast::algo::{AlgoInfo, Request};
+use meshcast::eval::{Metrics, Port, Timeline};
+use meshcast::plan::Plan;
+use meshcast::schedule::Schedule;
+use meshcast::topology::{Node, Shape};
+use serde::{Deserialize, Serialize};
+
+/// The `schema` value of every [`RouteReport`]; bumped when a field changes meaning or goes away.
+pub const ROUTE_SCHEMA: &str = "meshcast.route/1";
+
+/// A node as its coordinates, dimension 0 first.
+pub type Coords = Vec<u32>;
+
+/// One row of the algorithm registry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlgoRow {
+    /// The name `--algo` takes.
+    pub name: String,
+    /// `tree`, `path` or `unicast`.
+    pub family: String,
+    /// The topologies it runs on, e.g. `n-D mesh, torus` or `2D mesh, torus`.
+    pub topologies: String,
+    /// The switching and port model it was designed for.
+    pub model: String,
+    /// Whether every destination is reached along a shortest path.
+    pub shortest_path: bool,
+    /// Paper and section the implementation follows.
+    pub paper: String,
+    /// One line on what it does.
+    pub summary: String,
+}
+
+impl AlgoRow {
+    /// The row of `info`.
+    pub fn of(info: &AlgoInfo) -> AlgoRow {
+        AlgoRow {
+            name: info.name.to_string(),
+            family: info.family.to_string(),
+            topologies: info.support.to_string(),
+            model: info.model.to_string(),
+            shortest_path: info.shortest_path,
+            paper: info.paper.to_string(),
+            summary: info.summary.to_string(),
+        }
+    }
+}
+
+/// One algorithm run on one request: the tree, its metrics and when each destination is reached.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteReport {
+    /// Always [`ROUTE_SCHEMA`].
+    pub schema: String,
+    /// The topology, e.g. `mesh:8x8`.
+    pub topology: String,
+    /// The source node.
+    pub source: Coords,
+    /// The destinations, in the order given.
+    pub destinations: Vec<Coords>,
+    /// The registry name of the algorithm.
+    pub algorithm: String,
+    /// The port order: `paper` or `optimal`.
+    pub schedule: String,
+    /// Traffic and times.
+    pub metrics: MetricsReport,
+    /// Every link the message crosses, in plan order.
+    pub links: Vec<LinkReport>,
+    /// Every destination with its arrival times, in the order given.
+    pub arrivals: Vec<ArrivalReport>,
+}
+
+/// The static metrics of a plan (times in hops, store-and-forward).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetricsReport {
+    /// Links used.
+    pub traffic: u32,
+    /// Links used minus the number of destinations.
+    pub additional_traffic: u32,
+    /// Multicast time when a node sends on one port at a time, in the chosen port order.
+    pub one_port_time: u32,
+    /// Multicast time when a node sends on all its ports at once.
+    pub all_port_time: u32,
+    /// One-port time of the same tree with the optimal port order.
+    pub optimal_one_port_time: u32,
+}
+
+/// One link of the tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkReport {
+    /// Tail of the link.
+    pub from: Coords,
+    /// Head of the link.
+    pub to: Coords,
+    /// When the message arrives over it under the one-port model (the first hop is 1).
+    pub hop: u32,
+    /// Index (0-based, plan order) of the send this link belongs to.
+    pub send: usize,
+}
+
+/// When one destination first holds the message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArrivalReport {
+    /// The destination.
+    pub node: Coords,
+    /// Arrival time under the one-port model, in the chosen port order.
+    pub one_port: u32,
+    /// Arrival time under the all-port model.
+    pub all_port: u32,
+}
+
+/// The name of a schedule as reports and `--schedule` spell it.
+pub fn schedule_name(schedule: Schedule) -> &'static str {
+    match schedule {
+        Schedule::Paper => "paper",
+        Schedule::Optimal => "optimal",
+    }
+}
+
+impl RouteReport {
+    /// Run `info` on `request` with `schedule` and report the result. Fails when the algorithm
+    /// does not support the topology, or (a library bug) when its plan does not validate.
+    pub fn build(info: &AlgoInfo, request: &Request, schedule: Schedule) -> Result<RouteReport> {
+        let shape = request.shape();
+        let plan = schedule.apply(info.route(request)?, shape);
+        plan.validate(shape, info.shortest_path)
+            .with_context(|| format!("internal error: {} built an invalid plan", info.name))?;
+        let optimal = Schedule::Optimal.apply(plan.clone(), shape);
+        let metrics = Metrics::of(&plan, shape);
+        let coords = |n: Node| shape.coords(n);
+        Ok(RouteReport {
+            schema: ROUTE_SCHEMA.to_string(),
+            topology: shape.to_string(),
+            source: coords(plan.source()),
+            destinations: plan.destinations().iter().map(|&d| coords(d)).collect(),
+            algorithm: info.name.to_string(),
+            schedule: schedule_name(schedule).to_string(),
+            metrics: MetricsReport {
+                traffic: metrics.traffic,
+                additional_traffic: metrics.additional_traffic,
+                one_port_time: metrics.one_port_time,
+                all_port_time: metrics.all_port_time,
+                optimal_one_port_time: Metrics::of(&optimal, shape).one_port_time,
+            },
+            links: links(&plan, shape),
+            arrivals: arrivals(&plan, shape),
+        })
+    }
+}
+
+fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
+    let one = Timeline::new(plan, shape, Port::One);
+    let mut out = Vec::with_capacity(plan.traffic() as usize);
+    for (i, send) in plan.sends().enumerate() {
+        let mut at = send.from;
+        for (j, hop) in send.hops.iter().enumerate() {
+            out.push(LinkReport {
+                from: shape.coords(at),
+                to: shape.coords(hop.node),
+                hop: one.hop_time(i, j),
+                send: i,
+            });
+            at = hop.node;
+        }
+    }
+    out
+}
+
+fn arrivals(plan: &Plan, shape: &Shape) -> Vec<ArrivalReport> {
+    let one = Timeline::new(plan, shape, Port::One);
+    let all = Timeline::new(plan, shape, Port::All);
+    let reached = "a validated plan reaches every destination";
+    plan.destinations()
+        .iter()
+        .map(|&d| ArrivalReport {
+            node: shape.coords(d),
+            one_port: one.arrival(d).expect(reached),
+            all_port: all.arrival(d).expect(reached),
+        })
+        .collect()
+}
+
+/// `value` as indented JSON with a final newline, arrays of numbers (coordinates) kept on one
+/// line: `"from": [3, 4]`.
+pub fn to_json<T: Serialize>(value: &T) -> serde_json::Result<String> {
+    let pretty = serde_json::to_string_pretty(value)?;
+    let mut out = String::with_capacity(pretty.len());
+    let mut lines = pretty.lines();
+    while let Some(line) = lines.next() {
+        out += line;
+        if line.ends_with('[') {
+            if let Some((inline, rest)) = number_array(lines.clone()) {
+                out += &inline;
+                lines = rest;
+            }
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// If `lines` start with the elements of an array of numbers and its closing bracket: those on
+/// one line (`3, 4],`), and the lines after them.
+fn number_array(mut lines: Lines<'_>) -> Option<(String, Lines<'_>)> {
+    let mut numbers = Vec::new();
+    while let Some(line) = lines.next() {
+        let item = line.trim();
+        if item.starts_with(']') && !numbers.is_empty() {
+            return Some((numbers.join(", ") + item, lines));
+        }
+        let number = item.trim_end_matches(',');
+        number.parse::<f64>().ok()?;
+        numbers.push(number);
+    }
+    None
+}

@@ -1,0 +1,215 @@
+//! Plain-text output: the algorithm table, the report of one routed multicast, and the
+//! comparison table of `route --all`. Every function returns the whole text; printing is the
+//! caller's business.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use crate::report::{AlgoRow, Coords, LinkReport, RouteReport};
+
+/// A node as `(3,4)`.
+pub fn node(coords: &[u32]) -> String {
+    let parts: Vec<String> = coords.iter().map(u32::to_string).collect();
+    format!("({})", parts.join(","))
+}
+
+/// Column alignment of a [`table`].
+#[derive(Clone, Copy)]
+enum Align {
+    Left,
+    Right,
+}
+
+/// Columns separated by two spaces, each as wide as its widest cell, a rule under the header.
+fn table(header: &[(&str, Align)], rows: &[Vec<String>]) -> String {
+    let width = |i: usize| {
+        rows.iter()
+            .map(|r| r[i].chars().count())
+            .chain([header[i].0.chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..header.len()).map(width).collect();
+    let line = |cells: Vec<&str>| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(header)
+            .zip(&widths)
+            .map(|((cell, (_, align)), &w)| match align {
+                Align::Left => format!("{cell:<w$}"),
+                Align::Right => format!("{cell:>w$}"),
+            })
+            .collect();
+        padded.join("  ").trim_end().to_string() + "\n"
+    };
+    let rules: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
+    let mut out = line(header.iter().map(|h| h.0).collect());
+    out += &line(rules.iter().map(String::as_str).collect());
+    for row in rows {
+        out += &line(row.iter().map(String::as_str).collect());
+    }
+    out
+}
+
+/// The table of `meshcast algos`.
+pub fn algos(rows: &[AlgoRow]) -> String {
+    use Align::Left;
+    let header = [
+        ("name", Left),
+        ("family", Left),
+        ("topologies", Left),
+        ("designed for", Left),
+        ("shortest path", Left),
+        ("paper", Left),
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let shortest = if r.shortest_path { "yes" } else { "no" };
+            vec![
+                r.name.clone(),
+                r.family.clone(),
+                r.topologies.clone(),
+                r.model.clone(),
+                shortest.to_string(),
+                r.paper.clone(),
+            ]
+        })
+        .collect();
+    table(&header, &cells)
+}
+
+/// `mesh:8x8, source (0,0), 6 destinations`.
+fn request_line(r: &RouteReport) -> String {
+    let n = r.destinations.len();
+    let plural = if n == 1 { "" } else { "s" };
+    format!(
+        "{}, source {}, {n} destination{plural}",
+        r.topology,
+        node(&r.source)
+    )
+}
+
+/// The report of one routed multicast: header, metrics, tree links, arrival times.
+pub fn route(r: &RouteReport) -> String {
+    let mut out = format!(
+        "{}, algorithm {}, schedule {}\n\n",
+        request_line(r),
+        r.algorithm,
+        r.schedule
+    );
+    let m = &r.metrics;
+    let metrics = [
+        ("traffic", m.traffic),
+        ("additional traffic", m.additional_traffic),
+        ("one-port time", m.one_port_time),
+        ("all-port time", m.all_port_time),
+    ];
+    for (name, value) in metrics {
+        let _ = writeln!(out, "{name:<20}{value}");
+    }
+    out += "\ntree links, grouped by sender (hop = one-port arrival time over the link):\n";
+    out += &tree_links(r);
+    out += "\narrival times (hops):\n";
+    out += &arrivals(r);
+    out
+}
+
+/// `from -> to  hop N` for every link, the links of one sender together, senders in the order
+/// they first send.
+fn tree_links(r: &RouteReport) -> String {
+    let mut groups: Vec<Vec<&LinkReport>> = Vec::new();
+    let mut group_of: HashMap<&Coords, usize> = HashMap::new();
+    // Links are listed send by send; a send's sender is the tail of its first link.
+    let mut sender: &Coords = &r.source;
+    let mut send = usize::MAX;
+    for l in &r.links {
+        if l.send != send {
+            (send, sender) = (l.send, &l.from);
+        }
+        let g = *group_of.entry(sender).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(l);
+    }
+    let rows: Vec<[String; 3]> = groups
+        .iter()
+        .flatten()
+        .map(|l| [node(&l.from), node(&l.to), format!("hop {}", l.hop)])
+        .collect();
+    let width = |i: usize| rows.iter().map(|row| row[i].len()).max().unwrap_or(0);
+    let (w0, w1) = (width(0), width(1));
+    rows.iter()
+        .map(|[from, to, hop]| format!("  {from:>w0$} -> {to:<w1$}  {hop}\n"))
+        .collect()
+}
+
+fn arrivals(r: &RouteReport) -> String {
+    use Align::{Left, Right};
+    let header = [
+        ("destination", Left),
+        ("one-port", Right),
+        ("all-port", Right),
+    ];
+    let rows: Vec<Vec<String>> = r
+        .arrivals
+        .iter()
+        .map(|a| {
+            vec![
+                node(&a.node),
+                a.one_port.to_string(),
+                a.all_port.to_string(),
+            ]
+        })
+        .collect();
+    indent(&table(&header, &rows))
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+/// The comparison table of `route --all`; `skipped` names the algorithms that do not support
+/// the topology, with what they do support.
+pub fn comparison(reports: &[RouteReport], skipped: &[(String, String)]) -> String {
+    use Align::{Left, Right};
+    let Some(first) = reports.first() else {
+        return "no algorithm supports this topology\n".to_string();
+    };
+    let mut out = format!("{}, schedule {}\n\n", request_line(first), first.schedule);
+    let header = [
+        ("algorithm", Left),
+        ("traffic", Right),
+        ("additional traffic", Right),
+        ("one-port time", Right),
+        ("all-port time", Right),
+        ("one-port time, optimal schedule", Right),
+    ];
+    let rows: Vec<Vec<String>> = reports
+        .iter()
+        .map(|r| {
+            let m = &r.metrics;
+            let numbers = [
+                m.traffic,
+                m.additional_traffic,
+                m.one_port_time,
+                m.all_port_time,
+                m.optimal_one_port_time,
+            ];
+            let mut row = vec![r.algorithm.clone()];
+            row.extend(numbers.iter().map(u32::to_string));
+            row
+        })
+        .collect();
+    out += &table(&header, &rows);
+    if !skipped.is_empty() {
+        let names: Vec<String> = skipped.iter().map(|(n, s)| format!("{n} ({s})")).collect();
+        let _ = writeln!(
+            out,
+            "\nnot run, topology not supported: {}",
+            names.join(", ")
+        );
+    }
+    out
+}

@@ -1,0 +1,466 @@
+//! The `meshcast` binary, run as a user runs it: output, JSON schema, drawings, exit codes.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
+const ALL_NAMES: [&str; 7] = ["vh", "dist", "min", "diag", "dds", "pair", "pair-min"];
+
+/// Run the binary with `args` (RUST_BACKTRACE stays as the machine sets it).
+fn meshcast(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_meshcast"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+/// `route` on the 8x8 example of seed 001 Example 3.2.1.1 with extra flags.
+fn example(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "route",
+        "--topology",
+        "mesh:8x8",
+        "--source",
+        "0,0",
+        "--dests",
+        EXAMPLE,
+    ];
+    args.extend_from_slice(extra);
+    meshcast(&args)
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_str(&stdout(out)).expect("valid JSON")
+}
+
+/// The value of a `name   value` line of the text report.
+fn metric(text: &str, name: &str) -> u32 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("no '{name}' line in:\n{text}"));
+    line[name.len()..].trim().parse().expect("a number")
+}
+
+#[test]
+fn algos_lists_every_algorithm() {
+    let text = stdout(&meshcast(&["algos"]));
+    for name in ALL_NAMES {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} missing:\n{text}"
+        );
+    }
+    assert!(
+        text.contains("n-D mesh, torus") && text.contains("2D mesh, torus"),
+        "{text}"
+    );
+
+    let rows = json(&meshcast(&["algos", "--json"]));
+    let names: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ALL_NAMES);
+    for field in [
+        "family",
+        "topologies",
+        "model",
+        "shortest_path",
+        "paper",
+        "summary",
+    ] {
+        assert!(!rows[0][field].is_null(), "field {field}");
+    }
+    assert_eq!(rows[3]["shortest_path"], Value::Bool(true));
+}
+
+#[test]
+fn diag_example_text_report() {
+    let text = stdout(&example(&["--algo", "diag"]));
+    assert!(
+        text.starts_with("mesh:8x8, source (0,0), 6 destinations, algorithm diag, schedule paper"),
+        "{text}"
+    );
+    assert_eq!(metric(&text, "traffic"), 21);
+    assert_eq!(metric(&text, "additional traffic"), 15);
+    assert_eq!(metric(&text, "one-port time"), 12);
+    let links = text
+        .lines()
+        .filter(|l| l.contains(" -> ") && l.contains("hop "))
+        .count();
+    assert_eq!(links, 21);
+    assert!(text.contains("(0,0) -> (1,0)  hop 1"), "{text}");
+    // Every destination with its arrival times.
+    for d in EXAMPLE.split(' ') {
+        assert!(
+            text.lines()
+                .any(|l| l.trim_start().starts_with(&format!("({d}) "))),
+            "{d}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn diag_example_json_follows_the_schema() {
+    let r = json(&example(&["--algo", "diag", "--json"]));
+    assert_eq!(r["schema"], "meshcast.route/1");
+    assert_eq!(r["topology"], "mesh:8x8");
+    assert_eq!(r["source"], serde_json::json!([0, 0]));
+    assert_eq!(
+        r["destinations"],
+        serde_json::json!([[4, 6], [6, 6], [0, 2], [4, 0], [3, 0], [7, 4]])
+    );
+    assert_eq!(r["algorithm"], "diag");
+    assert_eq!(r["schedule"], "paper");
+    let m = &r["metrics"];
+    assert_eq!(m["traffic"], 21);
+    assert_eq!(m["additional_traffic"], 15);
+    assert_eq!(m["one_port_time"], 12);
+    assert!(m["all_port_time"].as_u64().unwrap() <= 12);
+    assert_eq!(m["optimal_one_port_time"], 12);
+
+    let links = r["links"].as_array().unwrap();
+    assert_eq!(links.len(), 21, "one link per unit of traffic");
+    for l in links {
+        assert!(l["hop"].as_u64().unwrap() >= 1, "{l}");
+        let (from, to) = (l["from"].as_array().unwrap(), l["to"].as_array().unwrap());
+        let step: u64 = from
+            .iter()
+            .zip(to)
+            .map(|(a, b)| a.as_u64().unwrap().abs_diff(b.as_u64().unwrap()))
+            .sum();
+        assert_eq!(step, 1, "a mesh link joins neighbours: {l}");
+        assert!(l["send"].is_u64());
+    }
+    let arrivals = r["arrivals"].as_array().unwrap();
+    assert_eq!(arrivals.len(), 6);
+    let latest = arrivals
+        .iter()
+        .map(|a| a["one_port"].as_u64().unwrap())
+        .max();
+    assert_eq!(latest, Some(12));
+    for (a, d) in arrivals.iter().zip(r["destinations"].as_array().unwrap()) {
+        assert_eq!(&a["node"], d);
+        assert!(a["all_port"].as_u64().unwrap() <= a["one_port"].as_u64().unwrap());
+    }
+}
+
+#[test]
+fn source_defaults_to_the_origin() {
+    let given = stdout(&example(&["--algo", "dds"]));
+    let default = stdout(&meshcast(&[
+        "route", "-t", "mesh:8x8", "-d", EXAMPLE, "-a", "dds",
+    ]));
+    assert_eq!(given, default);
+    let cube = json(&meshcast(&[
+        "route",
+        "-t",
+        "torus:4x4x4",
+        "-d",
+        "1,2,3",
+        "-a",
+        "vh",
+        "--json",
+    ]));
+    assert_eq!(cube["source"], serde_json::json!([0, 0, 0]));
+}
+
+#[test]
+fn all_compares_every_applicable_algorithm() {
+    let text = stdout(&example(&["--all"]));
+    for name in ALL_NAMES {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} missing:\n{text}"
+        );
+    }
+    assert!(text.contains("one-port time, optimal schedule"), "{text}");
+    let diag = text.lines().find(|l| l.starts_with("diag ")).unwrap();
+    let cells: Vec<&str> = diag.split_whitespace().collect();
+    assert_eq!(cells, ["diag", "21", "15", "12", "12", "12"]);
+
+    let reports = json(&example(&["--all", "--json"]));
+    let names: Vec<&str> = reports
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["algorithm"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ALL_NAMES);
+
+    let cube = stdout(&meshcast(&[
+        "route",
+        "-t",
+        "mesh:4x4x4",
+        "-d",
+        "1,1,1 3,2,0",
+        "--all",
+    ]));
+    for name in ["vh", "dist", "min", "diag", "dds"] {
+        assert!(
+            cube.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name}:\n{cube}"
+        );
+    }
+    assert!(!cube.lines().any(|l| l.starts_with("pair")), "{cube}");
+    assert!(cube.contains("not run"), "{cube}");
+}
+
+#[test]
+fn optimal_schedule_shortens_vh() {
+    let paper = stdout(&example(&["--algo", "vh"]));
+    let optimal = stdout(&example(&["--algo", "vh", "--schedule", "optimal"]));
+    assert_eq!(metric(&paper, "one-port time"), 13);
+    assert_eq!(metric(&optimal, "one-port time"), 12);
+    assert_eq!(metric(&paper, "traffic"), metric(&optimal, "traffic"));
+    let r = json(&example(&[
+        "--algo",
+        "vh",
+        "--schedule",
+        "optimal",
+        "--json",
+    ]));
+    assert_eq!(r["schedule"], "optimal");
+    assert_eq!(r["metrics"]["one_port_time"], 12);
+}
+
+/// Run, expect failure with `code` and a single `error:` line without a panic or backtrace.
+fn assert_fails(args: &[&str], code: i32, mention: &str) {
+    let out = meshcast(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{args:?}: one line expected:\n{err}"
+    );
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(err.contains(mention), "{args:?}: '{mention}' not in {err}");
+    for bad in ["panicked", "backtrace", "Backtrace"] {
+        assert!(!err.contains(bad), "{args:?}: {err}");
+    }
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?}: nothing on stdout on failure"
+    );
+}
+
+#[test]
+fn bad_input_is_one_error_line_with_status_2() {
+    let route = |topology: &'static str, dests: &'static str, extra: &[&'static str]| {
+        let mut v = vec!["route", "--topology", topology, "--dests", dests];
+        v.extend_from_slice(extra);
+        v
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            route("mesh:8x8", EXAMPLE, &["--algo", "nope"]),
+            "unknown algorithm 'nope'",
+        ),
+        (
+            route("mesh:8x8", "4,6 8,1", &["--algo", "diag"]),
+            "outside the topology",
+        ),
+        (
+            route("mesh:8x8", "4,6", &["--algo", "diag", "--source", "0,9"]),
+            "--source",
+        ),
+        (
+            route("mesh:8x8", "4,6 1,1,1", &["--algo", "diag"]),
+            "needs 2 coordinates",
+        ),
+        (
+            route("mesh:8x8", "4,6 4,6", &["--algo", "diag"]),
+            "listed twice",
+        ),
+        (
+            route("mesh:8x8", "4,6 0,0", &["--algo", "diag"]),
+            "source (0,0)",
+        ),
+        (route("mesh:8x1", "4,0", &["--algo", "diag"]), "at least 2"),
+        (
+            route("mesh:100000x100000", "4,0", &["--algo", "diag"]),
+            "more than",
+        ),
+        (
+            route("mesh:60000x60000", "4,0", &["--algo", "diag"]),
+            "at most 67108864",
+        ),
+        (
+            route("mesh:4x4x4", "1,1,1", &["--algo", "pair"]),
+            "does not support mesh:4x4x4",
+        ),
+        (route("mesh:8x8", "4,x", &["--algo", "diag"]), "'x'"),
+        (route("mesh:8x8", "4,-1", &["--algo", "diag"]), "'-1'"),
+        (route("mesh:8x8", "", &["--algo", "diag"]), "empty"),
+        (route("ring:8", "1", &["--algo", "diag"]), "ring:8"),
+        (
+            route(
+                "mesh:3x3x3x3",
+                "1,1,1,1",
+                &["--algo", "diag", "--svg", "never.svg"],
+            ),
+            "3 dimensions",
+        ),
+        (
+            route(
+                "mesh:100x100",
+                "1,1",
+                &["--algo", "diag", "--svg", "never.svg"],
+            ),
+            "4096 nodes",
+        ),
+    ];
+    for (args, mention) in cases {
+        assert_fails(&args, 2, mention);
+    }
+    assert!(!Path::new("never.svg").exists());
+}
+
+#[test]
+fn unwritable_svg_path_fails_with_status_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/dir/tree.svg");
+    let args = ["--algo", "diag", "--svg", missing.to_str().unwrap()];
+    assert_fails(
+        &[&["route", "-t", "mesh:8x8", "-d", EXAMPLE][..], &args].concat(),
+        1,
+        "SVG file",
+    );
+    let onto_dir = ["--algo", "diag", "--svg", dir.path().to_str().unwrap()];
+    assert_fails(
+        &[&["route", "-t", "mesh:8x8", "-d", EXAMPLE][..], &onto_dir].concat(),
+        1,
+        "SVG file",
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn usage_errors_come_from_clap_with_status_2() {
+    for args in [
+        &["route", "-t", "mesh:8x8", "-d", EXAMPLE][..],
+        &[
+            "route", "-t", "mesh:8x8", "-d", EXAMPLE, "--algo", "vh", "--all",
+        ],
+        &[
+            "route", "-t", "mesh:8x8", "-d", EXAMPLE, "--all", "--svg", "x.svg",
+        ],
+        &[
+            "route",
+            "-t",
+            "mesh:8x8",
+            "-d",
+            EXAMPLE,
+            "--algo",
+            "vh",
+            "--schedule",
+            "best",
+        ],
+    ] {
+        let out = meshcast(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+    }
+}
+
+/// Route with `--svg` into a fresh directory; return the drawing.
+fn draw(topology: &str, source: &str, dests: &str, algo: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tree.svg");
+    let args = [
+        "route",
+        "-t",
+        topology,
+        "-s",
+        source,
+        "-d",
+        dests,
+        "-a",
+        algo,
+        "--svg",
+        path.to_str().unwrap(),
+    ];
+    let text = stdout(&meshcast(&args));
+    assert!(text.contains("traffic"), "the report is still printed");
+    let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(entries.len(), 1, "only the drawing, no temporary file");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..80]
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("Legend") && svg.contains("passerby node"));
+    assert!(svg.contains(&format!("{algo} on {topology}")), "title");
+    svg
+}
+
+#[test]
+fn svg_of_a_2d_mesh() {
+    let svg = draw("mesh:8x8", "0,0", EXAMPLE, "diag");
+    assert!(svg.contains("traffic 21"));
+    // 21 tree links, each ending in an arrowhead, and the legend's sample link.
+    assert_eq!(svg.matches("url(#arrow)").count(), 21 + 1);
+}
+
+#[test]
+fn svg_of_a_2d_torus() {
+    let svg = draw("torus:8x8", "0,0", EXAMPLE, "diag");
+    assert!(svg.contains("wraparound link"));
+    assert!(svg.contains("stroke-dasharray"), "wraparound stubs");
+}
+
+#[test]
+fn svg_of_a_3d_mesh() {
+    let svg = draw(
+        "mesh:5x5x5",
+        "0,0,0",
+        "0,3,0 1,3,0 1,4,2 2,3,0 3,1,0 4,3,3",
+        "dds",
+    );
+    for z in 0..5 {
+        assert!(svg.contains(&format!("z = {z}")), "layer {z}");
+    }
+    assert!(svg.contains("z-layer"), "legend explains z hops");
+}
+
+#[test]
+fn help_teaches_with_examples() {
+    let top = stdout(&meshcast(&["--help"]));
+    assert!(top.contains("algos") && top.contains("route") && top.contains("Examples:"));
+    let route = stdout(&meshcast(&["route", "--help"]));
+    for flag in [
+        "--topology",
+        "--source",
+        "--dests",
+        "--algo",
+        "--all",
+        "--schedule",
+        "--json",
+        "--svg",
+    ] {
+        assert!(route.contains(flag), "{flag}");
+    }
+    assert!(route.contains("--algo diag --svg tree.svg"));
+}
