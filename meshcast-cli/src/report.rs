@@ -220,3 +220,30 @@ fn number_array(mut lines: Lines<'_>) -> Option<(String, Lines<'_>)> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn json_keeps_number_arrays_on_one_line_and_stays_valid() {
+        let v = json!({
+            "a": [1, 2],
+            "b": [[3, 4], [5]],
+            "c": [],
+            "d": ["x", "[", 7],
+            "e": [{"f": [6]}],
+        });
+        let text = to_json(&v).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v);
+        assert!(text.contains("\"a\": [1, 2],\n"), "{text}");
+        assert!(text.contains("[3, 4],\n"), "{text}");
+        assert!(text.contains("\"f\": [6]\n"), "{text}");
+        assert!(
+            text.contains("\"x\",\n"),
+            "arrays with strings stay indented: {text}"
+        );
+        assert!(text.ends_with("}\n"));
+    }
+}

@@ -240,3 +240,25 @@ fn axes(layout: &Layout, rank: usize) -> Group {
     }
     g
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_are_classified_by_dimension_direction_and_wraparound() {
+        assert_eq!(classify(&[3, 4], &[4, 4]), (0, 1, false));
+        assert_eq!(classify(&[3, 4], &[3, 3]), (1, -1, false));
+        assert_eq!(classify(&[7, 0], &[0, 0]), (0, 1, true));
+        assert_eq!(classify(&[0, 0], &[0, 7]), (1, -1, true));
+        assert_eq!(classify(&[1, 2, 3], &[1, 2, 2]), (2, -1, false));
+        assert_eq!(classify(&[1, 2, 0], &[1, 2, 2]), (2, -1, true));
+    }
+
+    #[test]
+    fn drawable_shapes_stop_at_three_dimensions_and_4096_nodes() {
+        let ok = |t: &str| check_drawable(&t.parse().unwrap()).is_ok();
+        assert!(ok("torus:7") && ok("mesh:64x64") && ok("mesh:16x16x16"));
+        assert!(!ok("hypercube:4") && !ok("mesh:65x64"));
+    }
+}
