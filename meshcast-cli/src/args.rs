@@ -42,7 +42,9 @@ Examples:
 /// Multicast routing in mesh and torus networks: list the algorithms, build a multicast tree,
 /// measure it, compare algorithms and draw the tree.
 #[derive(Debug, Parser)]
-#[command(name = "meshcast", version, after_help = TOP_EXAMPLES)]
+// `term_width = 0`: keep the source formatting, so the example commands in the help stay on one
+// line and can be copied, whatever clap features the build enables (`wrap_help` wraps them).
+#[command(name = "meshcast", version, after_help = TOP_EXAMPLES, term_width = 0)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

@@ -14,7 +14,7 @@ mod text;
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Parser;
 use meshcast::algo::{self, Request, REGISTRY};
 use meshcast::schedule::Schedule;
@@ -23,10 +23,6 @@ use meshcast::PlanError;
 
 use args::{AlgosArgs, Cli, Command, RouteArgs, ScheduleArg};
 use report::{AlgoRow, RouteReport};
-
-/// Most nodes a topology may have here (2²⁶, e.g. mesh:8192x8192): the library's models keep
-/// a few words per node, so beyond this a request would need gigabytes.
-const MAX_NODES: usize = 1 << 26;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -86,14 +82,6 @@ fn request(args: &RouteArgs) -> Result<Request> {
         .topology
         .parse()
         .with_context(|| format!("--topology '{}'", args.topology))?;
-    if shape.len() > MAX_NODES {
-        bail!(
-            "--topology '{}' has {} nodes: the command line handles at most {MAX_NODES}, \
-             as the models keep a table entry per node",
-            args.topology,
-            shape.len()
-        );
-    }
     let source = match &args.source {
         Some(text) => shape.parse_node(text),
         None => shape.node(&vec![0; shape.rank()]),

@@ -299,7 +299,7 @@ fn bad_input_is_one_error_line_with_status_2() {
         ),
         (
             route("mesh:60000x60000", "4,0", &["--algo", "diag"]),
-            "at most 67108864",
+            "more than 67108864 nodes",
         ),
         (
             route("mesh:4x4x4", "1,1,1", &["--algo", "pair"]),

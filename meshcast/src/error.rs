@@ -24,7 +24,7 @@ pub enum InputError {
         size: u32,
     },
     /// The node count does not fit.
-    #[error("topology {0:?} has more than {max} nodes", max = u32::MAX)]
+    #[error("topology {0:?} has more than {max} nodes, the most meshcast handles", max = crate::topology::MAX_NODES)]
     TooManyNodes(Vec<u32>),
     /// A node id out of range.
     #[error("node id {index} is out of range: the topology has {len} nodes")]

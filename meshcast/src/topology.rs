@@ -57,8 +57,12 @@ pub struct Link {
     pub dir: Dir,
 }
 
-/// Most dimensions a shape may have (a hypercube of 2³¹ nodes is already out of range).
-pub const MAX_DIMS: usize = 31;
+/// Most dimensions a shape may have.
+pub const MAX_DIMS: usize = 26;
+
+/// Most nodes a shape may have: 2²⁶ (e.g. mesh:8192x8192). Routing keeps a few words per node,
+/// so a larger shape would need gigabytes for one multicast.
+pub const MAX_NODES: u32 = 1 << 26;
 
 /// An n-dimensional mesh or torus.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -86,7 +90,7 @@ impl Shape {
     }
 
     /// A shape of either kind; every size at least 2, at least one and at most
-    /// [`MAX_DIMS`] dimensions, and at most `u32::MAX` nodes in all.
+    /// [`MAX_DIMS`] dimensions, and at most [`MAX_NODES`] nodes in all.
     pub fn new(kind: Kind, dims: &[u32]) -> Result<Shape, InputError> {
         if dims.is_empty() || dims.len() > MAX_DIMS {
             return Err(InputError::DimensionCount(dims.len()));
@@ -100,6 +104,7 @@ impl Shape {
             strides.push(len);
             len = len
                 .checked_mul(k)
+                .filter(|&n| n <= MAX_NODES)
                 .ok_or_else(|| InputError::TooManyNodes(dims.to_vec()))?;
         }
         Ok(Shape {
