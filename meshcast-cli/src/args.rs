@@ -16,6 +16,14 @@ Examples:
 Exit status: 0 on success, 2 for bad input (arguments, topology, nodes, algorithm),
 1 when an output (the --svg file, standard output) cannot be written.";
 
+const REPRODUCE_EXAMPLES: &str = "\
+Each row: the example, the published traffic / one-port time (– where the paper gives none), ours
+with the paper's port order, ours with the optimal port order, and whether they agree (with the
+cause where they do not). Every plan is validated before it is measured.
+
+Examples:
+  meshcast reproduce";
+
 const ALGOS_EXAMPLES: &str = "\
 Examples:
   meshcast algos
@@ -61,6 +69,10 @@ pub enum Command {
     /// times, links and arrival times; optionally draw it.
     #[command(after_help = ROUTE_EXAMPLES)]
     Route(RouteArgs),
+    /// Run every worked example of seeds 000 and 001 and print the published numbers against
+    /// ours, as the table of docs/REPRODUCTION.md (which explains every difference).
+    #[command(after_help = REPRODUCE_EXAMPLES)]
+    Reproduce,
 }
 
 /// Flags of `meshcast algos`.

@@ -9,6 +9,7 @@ mod args;
 mod draw;
 mod output;
 mod report;
+mod reproduce;
 mod text;
 
 use std::io::Write;
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Algos(a) => algos(a),
         Command::Route(r) => route(r),
+        Command::Reproduce => reproduce::worked_examples(),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,

@@ -464,3 +464,17 @@ fn help_teaches_with_examples() {
     }
     assert!(route.contains("--algo diag --svg tree.svg"));
 }
+
+/// docs/REPRODUCTION.md carries the table `meshcast reproduce` prints, verbatim.
+#[test]
+fn reproduction_doc_holds_the_live_worked_example_table() {
+    let table = stdout(&meshcast(&["reproduce"]));
+    assert!(table.lines().count() >= 22, "{table}");
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/REPRODUCTION.md"),
+    )
+    .unwrap();
+    for line in table.lines() {
+        assert!(doc.contains(line), "docs/REPRODUCTION.md lacks: {line}");
+    }
+}
