@@ -38,6 +38,11 @@
 
 #![warn(missing_docs)]
 
+/// The library example of README.md, compiled and run as a doctest so it stays true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub mod algo;
 pub mod error;
 pub mod eval;
