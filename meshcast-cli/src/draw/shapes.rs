@@ -76,20 +76,25 @@ pub fn text(at: P, content: &str, size: f64, anchor: &str) -> Text {
         .set("text-anchor", anchor)
 }
 
-/// The hop number `n` in a small white box centred on `at`.
-pub fn hop_label(at: P, n: u32) -> Group {
-    let label = n.to_string();
-    let w = 6.0 + 7.0 * label.len() as f64;
-    let h = 14.0;
-    let rect = Rectangle::new()
+/// The rounded box behind a hop number, `w` × `h`, centred on `at`.
+fn badge_box(at: P, w: f64, h: f64, fill: &str) -> Rectangle {
+    Rectangle::new()
         .set("x", px(at.x - w / 2.0))
         .set("y", px(at.y - h / 2.0))
         .set("width", px(w))
         .set("height", h)
         .set("rx", 3)
-        .set("fill", "white")
+        .set("fill", fill)
         .set("stroke", TREE)
-        .set("stroke-width", 0.8);
+        .set("stroke-width", 0.8)
+}
+
+/// The hop number `n` in a small white box centred on `at`.
+pub fn hop_label(at: P, n: u32) -> Group {
+    let label = n.to_string();
+    let w = 6.0 + 7.0 * label.len() as f64;
+    let h = 14.0;
+    let rect = badge_box(at, w, h, "white");
     let number = text(at, &label, 11.0, "middle")
         .set("fill", TREE)
         .set("font-weight", "bold");
@@ -103,15 +108,7 @@ pub fn z_badge(at: P, sign: i64, n: u32) -> Group {
     let w = 14.0 + 6.5 * label.len() as f64;
     let h = 13.0;
     let left = at.x - w / 2.0;
-    let rect = Rectangle::new()
-        .set("x", px(left))
-        .set("y", px(at.y - h / 2.0))
-        .set("width", px(w))
-        .set("height", h)
-        .set("rx", 3)
-        .set("fill", "#e3ecfa")
-        .set("stroke", TREE)
-        .set("stroke-width", 0.8);
+    let rect = badge_box(at, w, h, "#e3ecfa");
     let (tip, base) = if sign > 0 {
         (left + 10.0, left + 4.0)
     } else {

@@ -79,6 +79,18 @@ impl Grid {
     }
 }
 
+/// Where [`LocalTree::join`] looks for the tree node closest to a destination `u`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// Among tree nodes in the zone `{origin ⇔ u}` (every coordinate at most `u`'s): DIAG and
+    /// DDS, "find a node c in MT and in zone {s ⇔ u} that is closest to node u". The origin is
+    /// always a candidate, so the route from it is a shortest path.
+    InZone,
+    /// Anywhere in the grid: DIST and the MINs, "connect it to the existing tree with a shortest
+    /// path".
+    Anywhere,
+}
+
 /// A multicast tree inside a [`Grid`], rooted at the local origin.
 pub(crate) struct LocalTree {
     pub(crate) grid: Grid,
@@ -165,17 +177,11 @@ impl LocalTree {
         self.route = route;
     }
 
-    /// The tree node closest to `u` among those in the zone `{origin ⇔ u}` (every coordinate at
-    /// most `u`'s), earliest inserted among equals: DIAG/DDS step "find a node c in MT and in
-    /// zone {s ⇔ u} that is closest to node u". The origin is always a candidate.
-    pub(crate) fn closest_in_zone(&mut self, u: u32) -> u32 {
-        self.closest(u, false)
-    }
-
-    /// The tree node closest to `u` anywhere in the grid, earliest inserted among equals
-    /// (DIST and MIN: "connect it to the existing tree with a shortest path").
-    pub(crate) fn closest_anywhere(&mut self, u: u32) -> u32 {
-        self.closest(u, true)
+    /// Join `u` to the tree: find the tree node closest to it (earliest inserted among equals)
+    /// and connect `u` from there by the dimension-ordered route.
+    pub(crate) fn join(&mut self, u: u32, reach: Reach) {
+        let c = self.closest(u, reach == Reach::Anywhere);
+        self.connect(c, u);
     }
 
     fn closest(&mut self, u: u32, both_ways: bool) -> u32 {

@@ -24,7 +24,7 @@
 //! assert_eq!((m.traffic, m.one_port_time), (17, 13)); // seed 001 §3.2.2.4
 //! ```
 
-use crate::algo::local::{Grid, LocalTree};
+use crate::algo::local::{Grid, LocalTree, Reach};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// The DDS algorithm.
@@ -34,8 +34,7 @@ pub struct Dds;
 impl ZoneAlgorithm for Dds {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
         for u in sorted(&tree.grid, dests) {
-            let c = tree.closest_in_zone(u);
-            tree.connect(c, u);
+            tree.join(u, Reach::InZone);
         }
     }
 }

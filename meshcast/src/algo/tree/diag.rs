@@ -24,7 +24,7 @@
 //! ```
 
 use super::by_distance;
-use crate::algo::local::LocalTree;
+use crate::algo::local::{LocalTree, Reach};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// The DIAG algorithm.
@@ -35,8 +35,7 @@ impl ZoneAlgorithm for Diag {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
         grow_stem(tree, dests);
         for u in by_distance(&tree.grid, dests) {
-            let c = tree.closest_in_zone(u);
-            tree.connect(c, u);
+            tree.join(u, Reach::InZone);
         }
     }
 
@@ -86,42 +85,4 @@ fn off_line(p: &[u32], d: &[u32]) -> u128 {
             .sum()
     };
     dot(d, d) * dot(p, p) - dot(p, d) * dot(p, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::algo::local::Grid;
-
-    #[test]
-    fn stem_of_example_3_2_1_1_follows_the_diagonal() {
-        let grid = Grid::new(&[8, 8]);
-        let dests: Vec<u32> = [[0, 2], [3, 0], [4, 0], [4, 6], [6, 6], [7, 4]]
-            .iter()
-            .map(|c| grid.index(c))
-            .collect();
-        let mut tree = LocalTree::new(grid);
-        grow_stem(&mut tree, &dests);
-        let stem: Vec<Vec<u32>> = tree
-            .edges()
-            .iter()
-            .map(|&(_, c, _)| tree.grid.coords(c))
-            .collect();
-        let expected = [
-            [1, 0],
-            [1, 1],
-            [2, 1],
-            [2, 2],
-            [3, 2],
-            [3, 3],
-            [4, 3],
-            [4, 4],
-            [5, 4],
-            [5, 5],
-            [6, 5],
-            [6, 6],
-            [7, 6],
-        ];
-        assert_eq!(stem, expected.map(|c| c.to_vec()));
-    }
 }

@@ -20,7 +20,7 @@
 //! ```
 
 use super::by_distance;
-use crate::algo::local::LocalTree;
+use crate::algo::local::{LocalTree, Reach};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// The DIST algorithm.
@@ -30,8 +30,7 @@ pub struct Dist;
 impl ZoneAlgorithm for Dist {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
         for u in by_distance(&tree.grid, dests) {
-            let c = tree.closest_anywhere(u);
-            tree.connect(c, u);
+            tree.join(u, Reach::Anywhere);
         }
     }
 }

@@ -20,7 +20,7 @@
 //! assert_eq!(Metrics::of(&plan, req.shape()).traffic, 9 + 9 + 5);
 //! ```
 
-use crate::algo::local::{LocalTree, Picker};
+use crate::algo::local::{LocalTree, Picker, Reach};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// Harutyunyan's MIN algorithm.
@@ -33,8 +33,7 @@ impl ZoneAlgorithm for Min {
         for dim in (0..tree.grid.rank()).cycle() {
             let Some(u) = picker.min_in(dim) else { break };
             picker.take(u);
-            let c = tree.closest_anywhere(u);
-            tree.connect(c, u);
+            tree.join(u, Reach::Anywhere);
         }
     }
 }

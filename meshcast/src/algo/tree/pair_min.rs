@@ -24,7 +24,7 @@
 //! ```
 
 use super::pair::next_pair;
-use crate::algo::local::{LocalTree, Picker};
+use crate::algo::local::{LocalTree, Picker, Reach};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// Malani's MIN algorithm.
@@ -43,8 +43,7 @@ impl ZoneAlgorithm for PairMin {
         for dim in [0, 1].into_iter().cycle() {
             let Some(u) = picker.min_in(dim) else { break };
             picker.take(u);
-            let c = tree.closest_anywhere(u);
-            tree.connect(c, u);
+            tree.join(u, Reach::Anywhere);
         }
     }
 }
