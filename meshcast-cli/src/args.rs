@@ -72,7 +72,23 @@ pub enum Command {
     /// Run every worked example of seeds 000 and 001 and print the published numbers against
     /// ours, as the table of docs/REPRODUCTION.md (which explains every difference).
     #[command(after_help = REPRODUCE_EXAMPLES)]
-    Reproduce,
+    Reproduce(ReproduceArgs),
+}
+
+/// Flags of `meshcast reproduce`.
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    /// Few runs per point (10): checks that every experiment runs, in seconds, not that the
+    /// numbers match. What CI runs.
+    #[arg(long)]
+    pub quick: bool,
+    /// Seed of every random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rewrite the generated tables of this Markdown file in place (between its
+    /// `<!-- meshcast reproduce: NAME -->` and `<!-- end -->` markers), atomically.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
 }
 
 /// Flags of `meshcast algos`.

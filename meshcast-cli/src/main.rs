@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Algos(a) => algos(a),
         Command::Route(r) => route(r),
-        Command::Reproduce => reproduce::worked_examples(),
+        Command::Reproduce(r) => reproduce::run(r),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,

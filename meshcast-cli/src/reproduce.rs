@@ -7,6 +7,13 @@
 use anyhow::Result;
 use meshcast::experiment::worked::{Outcome, WORKED_EXAMPLES};
 
+use crate::args::ReproduceArgs;
+
+/// `meshcast reproduce`.
+pub fn run(_args: &ReproduceArgs) -> Result<String> {
+    worked_examples()
+}
+
 /// The header of the worked-example table.
 const HEADER: &str = "\
 | example | topology | algorithm | published traffic / time | ours: traffic / time (paper order) | ours: time (optimal order) | agrees |
