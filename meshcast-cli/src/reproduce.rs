@@ -1,17 +1,58 @@
 //! `meshcast reproduce`: the seeds' published figures against ours, as Markdown.
 //!
-//! The worked examples come from `meshcast::experiment::worked`, which holds the published
-//! numbers only; ours are computed here, live, from validated plans. docs/REPRODUCTION.md carries
-//! this table verbatim (a test checks it) and explains each difference below it.
+//! Three sections, each computed live from validated plans:
+//! * `worked`: every worked example of seeds 000 and 001 (`meshcast::experiment::worked`);
+//! * `malani`: seed 000 Tables 1–6 — 20×20 mesh and torus, K = 20…380, 100 runs per point;
+//! * `wang`: every chapter-4 mean of seed 001 — 1000 runs per point, 10 destinations apart.
+//!
+//! The library holds the published numbers only. With `--write FILE` each section replaces the
+//! text between `<!-- meshcast reproduce: NAME -->` and `<!-- end -->` in FILE, so
+//! docs/REPRODUCTION.md keeps its hand-written analysis around live tables.
 
-use anyhow::Result;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use meshcast::algo;
+use meshcast::experiment::published::{MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS};
+use meshcast::experiment::stats::Summary;
+use meshcast::experiment::sweep::{Placement, Shard, Sweep, SweepTally};
 use meshcast::experiment::worked::{Outcome, WORKED_EXAMPLES};
+use meshcast::schedule::Schedule;
 
 use crate::args::ReproduceArgs;
+use crate::output;
+
+/// Runs per point in `--quick` mode: enough to exercise every experiment, far too few to compare.
+const QUICK_RUNS: u32 = 3;
 
 /// `meshcast reproduce`.
-pub fn run(_args: &ReproduceArgs) -> Result<String> {
-    worked_examples()
+pub fn run(args: &ReproduceArgs) -> Result<String> {
+    let (malani_runs, wang_runs) = if args.quick {
+        (QUICK_RUNS, QUICK_RUNS)
+    } else {
+        (100, 1000)
+    };
+    let sections = [
+        ("worked", worked_examples()?),
+        ("malani", malani(malani_runs, args.seed)?),
+        ("wang", wang(wang_runs, args.seed)?),
+    ];
+    match &args.write {
+        Some(path) => {
+            write_sections(path, &sections)?;
+            Ok(format!(
+                "updated {} sections of {}\n",
+                sections.len(),
+                path.display()
+            ))
+        }
+        None => Ok(sections
+            .iter()
+            .map(|(_, text)| text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")),
+    }
 }
 
 /// The header of the worked-example table.
@@ -50,4 +91,203 @@ fn row(o: &Outcome) -> String {
         o.optimal_schedule.one_port_time,
         agrees
     )
+}
+
+/// A sweep with the source at the origin, as in both theses.
+fn sweep(topology: &str, algos: &[&str], ks: Vec<usize>, runs: u32, seed: u64) -> Result<Sweep> {
+    let algorithms = algos
+        .iter()
+        .map(|a| algo::find(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Sweep {
+        shape: topology.parse()?,
+        placement: Placement::Origin,
+        algorithms,
+        ks,
+        runs,
+        seed,
+        schedule: Schedule::Paper,
+    })
+}
+
+fn run_sweep(s: &Sweep, label: &str) -> Result<SweepTally> {
+    eprintln!(
+        "reproduce: {label}: {} on {}, {} destination counts × {} runs",
+        s.algorithms
+            .iter()
+            .map(|a| a.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+        s.shape,
+        s.ks.len(),
+        s.runs
+    );
+    Ok(s.run(Shard::WHOLE, &|_| {})?)
+}
+
+/// Malani's column order: DIAG, PAIR, MIN (`pair-min`); VH runs beside them as evidence.
+const MALANI_ALGOS: [&str; 4] = ["diag", "pair", "pair-min", "vh"];
+
+/// Seed 000 Tables 1–6, ours beside each published value.
+fn malani(runs: u32, seed: u64) -> Result<String> {
+    let mut out = format!(
+        "Ours: mean (95% CI) over {runs} runs per point, source at the origin, seed {seed}, \
+         X-first port order (the thesis states none); `×` is published / ours; `*` marks a \
+         published mean outside our CI. VH is not in the thesis's tables: it runs beside DIAG as \
+         evidence (see the analysis).\n\n"
+    );
+    for topology in ["mesh:20x20", "torus:20x20"] {
+        let tables: Vec<&MalaniTable> = MALANI_TABLES
+            .iter()
+            .filter(|t| t.topology == topology)
+            .collect();
+        let ks = tables[0].rows.iter().map(|r| r.k).collect();
+        let s = sweep(topology, &MALANI_ALGOS, ks, runs, seed)?;
+        let tally = run_sweep(&s, "seed 000 Tables")?;
+        for t in tables {
+            malani_table(&mut out, t, &tally);
+        }
+    }
+    Ok(out)
+}
+
+fn malani_table(out: &mut String, t: &MalaniTable, tally: &SweepTally) {
+    let unit = t.metric.unit();
+    let _ = writeln!(
+        out,
+        "**Table {}: {} ({unit}), {}**\n\n\
+         | K | DIAG published | DIAG ours | × | PAIR published | PAIR ours | × | MIN published | MIN ours (pair-min) | × | VH ours |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|",
+        t.number,
+        t.metric.name().replace('_', " "),
+        t.topology
+    );
+    for (row, point) in t.rows.iter().zip(&tally.points) {
+        let ours = |a: usize| point.algorithms[a][t.metric as usize].summary();
+        let _ = writeln!(
+            out,
+            "| {} | {:.2} | {} | {} | {:.2} ({:.2}–{:.2}) | {} | {} | {:.2} ({:.2}–{:.2}) | {} | {} | {} |",
+            row.k,
+            row.diag,
+            with_ci(&ours(0)),
+            ratio(row.diag, &ours(0)),
+            row.pair.0,
+            row.pair.1,
+            row.pair.2,
+            with_ci(&ours(1)),
+            ratio(row.pair.0, &ours(1)),
+            row.min.0,
+            row.min.1,
+            row.min.2,
+            with_ci(&ours(2)),
+            ratio(row.min.0, &ours(2)),
+            with_ci(&ours(3)),
+        );
+    }
+    let overall = tally.overall();
+    let mean = |f: fn(&meshcast::experiment::published::MalaniRow) -> f64| {
+        t.rows.iter().map(f).sum::<f64>() / t.rows.len() as f64
+    };
+    let ours = |a: usize| overall[a][t.metric as usize].summary();
+    let _ = writeln!(
+        out,
+        "| mean | {:.2} | {} | {} | {:.2} | {} | {} | {:.2} | {} | {} | {} |\n",
+        mean(|r| r.diag),
+        with_ci(&ours(0)),
+        ratio(mean(|r| r.diag), &ours(0)),
+        mean(|r| r.pair.0),
+        with_ci(&ours(1)),
+        ratio(mean(|r| r.pair.0), &ours(1)),
+        mean(|r| r.min.0),
+        with_ci(&ours(2)),
+        ratio(mean(|r| r.min.0), &ours(2)),
+        with_ci(&ours(3)),
+    );
+}
+
+/// Seed 001 §4.2's means: one sweep per topology and K range, every algorithm of its figures.
+fn wang(runs: u32, seed: u64) -> Result<String> {
+    let mut out = format!(
+        "Ours: the mean of Definition 4.1.1 (every sample of every K) with its 95% CI, {runs} runs \
+         per point, source at the origin, seed {seed}, the paper's port orders. `×` is published / \
+         ours; `*` marks a published mean outside our CI.\n\n\
+         | figure | topology | K | algorithm | metric | published | ours (95% CI) | × |\n\
+         |---|---|---|---|---|---|---|---|\n"
+    );
+    let mut groups: Vec<(&str, (usize, usize))> = Vec::new();
+    for m in WANG_MEANS {
+        if !groups.contains(&(m.topology, m.k_range)) {
+            groups.push((m.topology, m.k_range));
+        }
+    }
+    for (topology, (first, last)) in groups {
+        let means: Vec<&WangMean> = WANG_MEANS
+            .iter()
+            .filter(|m| m.topology == topology && m.k_range == (first, last))
+            .collect();
+        let mut algos: Vec<&str> = Vec::new();
+        for m in &means {
+            if !algos.contains(&m.algorithm) {
+                algos.push(m.algorithm);
+            }
+        }
+        let ks = (first..=last).step_by(10).collect();
+        let s = sweep(topology, &algos, ks, runs, seed)?;
+        let overall = run_sweep(&s, "seed 001 §4.2")?.overall();
+        for m in means {
+            let a = algos
+                .iter()
+                .position(|&x| x == m.algorithm)
+                .expect("listed");
+            let ours = overall[a][m.metric as usize].summary();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {first}…{last} | {} | {} | {:.2} | {} | {} |",
+                m.figure,
+                m.topology,
+                m.algorithm,
+                m.metric.name().replace('_', " "),
+                m.mean,
+                with_ci(&ours),
+                ratio(m.mean, &ours),
+            );
+        }
+    }
+    Ok(out)
+}
+
+fn with_ci(s: &Summary) -> String {
+    format!("{:.2} ({:.2}–{:.2})", s.mean, s.ci_low, s.ci_high)
+}
+
+/// `published / ours`, starred when the published value lies outside our CI.
+fn ratio(published: f64, ours: &Summary) -> String {
+    let outside = published < ours.ci_low || published > ours.ci_high;
+    format!(
+        "{:.3}{}",
+        published / ours.mean,
+        if outside { "*" } else { "" }
+    )
+}
+
+/// Replace each section's marked block of `path` and write the file atomically.
+fn write_sections(path: &Path, sections: &[(&str, String)]) -> Result<()> {
+    let mut doc = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read '{}'", path.display()))?;
+    for (name, text) in sections {
+        let begin = format!("<!-- meshcast reproduce: {name} -->\n");
+        let Some(start) = doc.find(&begin).map(|i| i + begin.len()) else {
+            bail!("'{}' has no marker '{}'", path.display(), begin.trim());
+        };
+        let Some(len) = doc[start..].find("<!-- end -->") else {
+            bail!(
+                "'{}': marker '{}' is never closed by <!-- end -->",
+                path.display(),
+                begin.trim()
+            );
+        };
+        doc.replace_range(start..start + len, text);
+    }
+    output::write_atomically(path, doc.as_bytes())
+        .with_context(|| format!("cannot write '{}'", path.display()))
 }

@@ -468,7 +468,13 @@ fn help_teaches_with_examples() {
 /// docs/REPRODUCTION.md carries the table `meshcast reproduce` prints, verbatim.
 #[test]
 fn reproduction_doc_holds_the_live_worked_example_table() {
-    let table = stdout(&meshcast(&["reproduce"]));
+    let out = stdout(&meshcast(&["reproduce", "--quick"]));
+    // The worked examples come first and do not depend on the number of runs.
+    let table: String = out
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(table.lines().count() >= 22, "{table}");
     let doc = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/REPRODUCTION.md"),
@@ -477,4 +483,34 @@ fn reproduction_doc_holds_the_live_worked_example_table() {
     for line in table.lines() {
         assert!(doc.contains(line), "docs/REPRODUCTION.md lacks: {line}");
     }
+}
+
+/// `reproduce --quick --write` replaces exactly the marked blocks of a file, and refuses a file
+/// without the markers.
+#[test]
+fn reproduce_writes_between_markers() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("R.md");
+    let markers = ["worked", "malani", "wang"]
+        .map(|m| format!("<!-- meshcast reproduce: {m} -->\nold\n<!-- end -->\n"))
+        .join("prose\n");
+    std::fs::write(&doc, format!("intro\n{markers}outro\n")).unwrap();
+    let path = doc.to_str().unwrap();
+    let out = meshcast(&["reproduce", "--quick", "--write", path]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(text.starts_with("intro\n") && text.ends_with("outro\n"));
+    assert!(!text.contains("old"));
+    assert!(text.contains("**Table 6: additional traffic (links), torus:20x20**"));
+    assert!(text.contains("| 4.2.15 | mesh:10x10x10 |"));
+    assert_eq!(text.matches("<!-- end -->").count(), 3);
+
+    std::fs::write(&doc, "no markers\n").unwrap();
+    let out = meshcast(&["reproduce", "--quick", "--write", path]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no marker"));
 }
