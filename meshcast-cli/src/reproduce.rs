@@ -165,6 +165,9 @@ fn malani(runs: u32, seed: u64) -> Result<String> {
     Ok(out)
 }
 
+/// A column of Malani's tables: its name and how to read it from a row.
+type MalaniColumn = (&'static str, fn(&MalaniRow) -> f64);
+
 /// The time means of a table under both port orders: which order the thesis's times come from.
 fn malani_orders(out: &mut String, t: &MalaniTable, paper: &SweepTally, optimal: &SweepTally) {
     let _ = writeln!(
@@ -174,7 +177,7 @@ fn malani_orders(out: &mut String, t: &MalaniTable, paper: &SweepTally, optimal:
          |---|---|---|---|---|---|",
         t.number, t.topology
     );
-    let columns: [(&str, fn(&MalaniRow) -> f64); 3] = [
+    let columns: [MalaniColumn; 3] = [
         ("DIAG", |r| r.diag),
         ("PAIR", |r| r.pair.0),
         ("MIN (pair-min)", |r| r.min.0),
