@@ -12,9 +12,12 @@ Examples:
   meshcast route --topology mesh:8x8 --dests \"4,6 6,6 0,2 4,0 3,0 7,4\" --algo diag
   meshcast route --topology mesh:8x8 --source 0,0 --dests \"4,6 6,6 0,2 4,0 3,0 7,4\" --algo diag --svg tree.svg
   meshcast route --topology torus:10x10x10 --dests \"1,2,3 9,9,9\" --all
+  meshcast sweep --topology mesh:20x20 --algos vh,diag,dds,min --k 10:380:10 --runs 1000 --out r.csv
 
-Exit status: 0 on success, 2 for bad input (arguments, topology, nodes, algorithm),
-1 when an output (the --svg file, standard output) cannot be written.";
+  meshcast merge shard-*.json --out r.csv --plot r.svg
+
+Exit status: 0 on success, 2 for bad input (arguments, topology, nodes, algorithm, sweep
+settings, shard files), 1 when an output (--svg, --out, --plot, standard output) cannot be written.";
 
 const REPRODUCE_EXAMPLES: &str = "\
 Each row: the example, the published traffic / one-port time (– where the paper gives none), ours
@@ -73,12 +76,121 @@ pub enum Command {
     /// ours, as the table of docs/REPRODUCTION.md (which explains every difference).
     #[command(after_help = REPRODUCE_EXAMPLES)]
     Reproduce(ReproduceArgs),
+    /// Monte-Carlo sweep: per destination count K, random multicasts routed by every algorithm
+    /// on the same destinations; means, 95% CIs and paired differences as tables, CSV/JSON and
+    /// plots; shardable and resumable.
+    #[command(after_help = SWEEP_EXAMPLES)]
+    Sweep(SweepArgs),
+    /// Merge the shard files of one sweep (`meshcast sweep --shard i/N --out FILE.json`) into
+    /// the results the unsharded sweep gives, exactly.
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(MergeArgs),
+}
+
+const SWEEP_EXAMPLES: &str = "\
+K lists: comma-separated counts and inclusive ranges FIRST:LAST[:STEP] (step 1 by default):
+10:390:10 is 10, 20, ..., 390; 5,10,20:100:20 is 5, 10, 20, 40, 60, 80, 100.
+Unit (K, run) draws its source and destinations from its own random stream of --seed, so every
+algorithm sees the same multicasts and the results do not depend on the thread count or shards.
+Statistics: mean, sample sd, n and Student-t 95% confidence interval per K; the \"mean\" row is
+seed 001 Definition 4.1.1 (every sample of every K); paired differences a - b between algorithms
+have their own paired CI. Formats of --out, shard and state files: docs/SWEEPS.md.
+
+Examples:
+  # seed 001's 2D mesh experiment: the table on stdout, every number in a CSV, three plots
+  meshcast sweep --topology mesh:20x20 --algos vh,diag,dds,min --k 10:380:10 --runs 1000 --seed 1 --out r.csv --plot r.svg
+
+  # every algorithm that supports the torus, sources anywhere, best port order
+  meshcast sweep --topology torus:8x8 --algos all --k 5,10,20:60:20 --runs 200 --placement random --schedule optimal
+
+  # long sweeps: progress is saved to r.partial.json as points complete; after a crash
+  meshcast sweep --topology mesh:32x32 --algos all --k 16:1008:16 --runs 1000 --out r.csv --resume
+
+  # one shard of eight (e.g. a Slurm array task), merged later
+  meshcast sweep --topology mesh:20x20 --algos all --k 10:380:10 --shard 3/8 --out shard-3.json
+  meshcast merge shard-*.json --out r.csv --plot r.svg";
+
+const MERGE_EXAMPLES: &str = "\
+Every shard file must come from the same sweep settings (and meshcast version), and together
+they must hold each shard index 0..N exactly once. The merge is exact: its table, CSV and JSON
+are byte for byte those of the unsharded sweep.
+
+Examples:
+  meshcast merge shard-*.json --out r.csv --plot r.svg
+  meshcast merge shard-0.json shard-1.json --out r.json";
+
+/// Flags of `meshcast sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// The network: mesh:20x20, torus:10x10x10, hypercube:6.
+    #[arg(long, short = 't', value_name = "TOPOLOGY")]
+    pub topology: String,
+    /// Comma-separated algorithm names (see `meshcast algos`), in report order, or `all`: every
+    /// algorithm that supports the topology.
+    #[arg(long, short = 'a', value_name = "NAMES")]
+    pub algos: String,
+    /// Destination counts: a comma list of counts and ranges FIRST:LAST[:STEP], e.g. 10:390:10.
+    #[arg(long, short = 'k', value_name = "LIST")]
+    pub k: String,
+    /// Random multicasts per destination count.
+    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Seed of every random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where each multicast's source is: the origin (as in the theses) or a random node.
+    #[arg(long, value_enum, default_value_t = PlacementArg::Origin)]
+    pub placement: PlacementArg,
+    /// The port order the one-port times are measured with.
+    #[arg(long, value_enum, default_value_t = ScheduleArg::Paper)]
+    pub schedule: ScheduleArg,
+    /// Also write every statistic to FILE.csv or FILE.json (one record per algorithm, K and
+    /// metric). With --shard: the shard file, FILE.json, for `meshcast merge`.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Also plot time, traffic and additional traffic against K, to FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub plot: Option<PathBuf>,
+    /// Run only shard i of N (0 ≤ i < N): the multicasts whose index is i modulo N. Needs
+    /// --out FILE.json; merge the N files with `meshcast merge`.
+    #[arg(long, value_name = "i/N", requires = "out")]
+    pub shard: Option<String>,
+    /// Continue an interrupted sweep from the state file beside --out (FILE.partial.json):
+    /// only the destination counts it has not finished are run. Without a state file, start.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// No progress bar (it is also hidden when standard error is not a terminal).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Flags of `meshcast merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard files written by `meshcast sweep --shard i/N --out FILE.json`.
+    #[arg(required = true, value_name = "SHARD_FILES")]
+    pub shards: Vec<PathBuf>,
+    /// Also write every statistic to FILE.csv or FILE.json, as `meshcast sweep --out` does.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Also plot time, traffic and additional traffic against K, to FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `--placement` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlacementArg {
+    /// Every source at the origin (every coordinate 0).
+    Origin,
+    /// Each multicast's source drawn uniformly among all nodes.
+    Random,
 }
 
 /// Flags of `meshcast reproduce`.
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
-    /// Few runs per point (10): checks that every experiment runs, in seconds, not that the
+    /// Few runs per point (3): checks that every experiment runs, in seconds, not that the
     /// numbers match. What CI runs.
     #[arg(long)]
     pub quick: bool,

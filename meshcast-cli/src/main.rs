@@ -2,14 +2,17 @@
 //!
 //! A thin layer: [`args`] parses the command line, the library checks the request and builds
 //! the tree, [`report`] turns the result into plain data, and [`text`], JSON or [`draw`] format
-//! it; [`output`] writes it. Every error is printed as one line, `error: <message>`, and the
-//! process exits with 2 for bad input and 1 when an output cannot be written.
+//! it; [`output`] writes it; [`sweep`] runs and merges Monte-Carlo sweeps. Every error is printed
+//! as one line, `error: <message>`, and the process exits with 2 for bad input and 1 when an
+//! output cannot be written.
 
 mod args;
 mod draw;
 mod output;
+mod plot;
 mod report;
 mod reproduce;
+mod sweep;
 mod text;
 
 use std::io::Write;
@@ -31,6 +34,8 @@ fn main() -> ExitCode {
         Command::Algos(a) => algos(a),
         Command::Route(r) => route(r),
         Command::Reproduce(r) => reproduce::run(r),
+        Command::Sweep(s) => sweep::run(s),
+        Command::Merge(m) => sweep::merge(m),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,

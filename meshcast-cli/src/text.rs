@@ -15,13 +15,13 @@ pub fn node(coords: &[u32]) -> String {
 
 /// Column alignment of a [`table`].
 #[derive(Clone, Copy)]
-enum Align {
+pub enum Align {
     Left,
     Right,
 }
 
 /// Columns separated by two spaces, each as wide as its widest cell, a rule under the header.
-fn table(header: &[(&str, Align)], rows: &[Vec<String>]) -> String {
+pub fn table(header: &[(&str, Align)], rows: &[Vec<String>]) -> String {
     let width = |i: usize| {
         rows.iter()
             .map(|r| r[i].chars().count())

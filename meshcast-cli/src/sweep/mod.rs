@@ -1,0 +1,212 @@
+//! `meshcast sweep` and `meshcast merge`: Monte-Carlo sweeps over destination counts, run by
+//! the library's engine (`meshcast::experiment::sweep`), reported as the theses' tables, flat
+//! CSV/JSON records and plots.
+//!
+//! * [`settings`]: flags to a checked `Sweep`, and the settings files record;
+//! * [`execute`]: running on all cores with a progress bar, saving progress for `--resume`;
+//! * [`tally_file`]: shard and state files, exact tallies;
+//! * [`results`]: records for `--out`, panels for `--plot`;
+//! * [`table`]: the text on standard output.
+//!
+//! A sharded sweep writes its raw tallies; `merge` adds them up and reports exactly what the
+//! unsharded sweep would. docs/SWEEPS.md describes the flags and every file format.
+
+mod execute;
+mod results;
+mod settings;
+mod table;
+mod tally_file;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
+
+use crate::args::{MergeArgs, SweepArgs};
+use execute::StateFile;
+use results::Format;
+use tally_file::{state_path, TallyFile};
+
+/// `meshcast sweep`.
+pub fn run(args: &SweepArgs) -> Result<String> {
+    let sweep = settings::sweep_of(args)?;
+    match &args.shard {
+        Some(text) => {
+            let shard = Shard::parse(text).context("--shard")?;
+            let out = args
+                .out
+                .as_deref()
+                .context("--shard needs --out FILE.json")?;
+            run_shard(args, &sweep, shard, out)
+        }
+        None => run_whole(args, &sweep),
+    }
+}
+
+/// The whole sweep: the report on standard output, `--out` and `--plot` files.
+fn run_whole(args: &SweepArgs, sweep: &Sweep) -> Result<String> {
+    let outputs = Outputs::check(args.out.as_deref(), args.plot.as_deref())?;
+    let state = args.out.as_deref().map(state_path);
+    let state_file = state.as_deref().map(|path| StateFile {
+        path,
+        resume: args.resume,
+    });
+    let tally = execute::execute(sweep, Shard::WHOLE, state_file.as_ref(), args.quiet)?;
+    let text = outputs.write(sweep, &tally)?;
+    remove_state(state.as_deref())?;
+    Ok(text)
+}
+
+/// One shard: its tallies to the shard file, a line on standard output.
+fn run_shard(args: &SweepArgs, sweep: &Sweep, shard: Shard, out: &Path) -> Result<String> {
+    if results::extension(out) != "json" {
+        bail!("--out '{}': a shard is written to FILE.json", out.display());
+    }
+    check_directory(out)?;
+    let state = state_path(out);
+    let state_file = StateFile {
+        path: &state,
+        resume: args.resume,
+    };
+    let tally = execute::execute(sweep, shard, Some(&state_file), args.quiet)?;
+    let done = vec![true; sweep.ks.len()];
+    TallyFile::save(out, sweep, shard, &tally, &done)?;
+    remove_state(Some(&state))?;
+    let owed: u64 = (0..sweep.ks.len())
+        .map(|i| tally_file::samples(sweep, shard, i))
+        .sum();
+    Ok(format!(
+        "shard {}/{}: {owed} of {} multicasts, tallies in '{}'; merge all {} with `meshcast merge`\n",
+        shard.index,
+        shard.count,
+        sweep.units(),
+        out.display(),
+        shard.count
+    ))
+}
+
+/// `meshcast merge`.
+pub fn merge(args: &MergeArgs) -> Result<String> {
+    let outputs = Outputs::check(args.out.as_deref(), args.plot.as_deref())?;
+    let files = args
+        .shards
+        .iter()
+        .map(|p| Ok((p.as_path(), TallyFile::load(p)?)))
+        .collect::<Result<Vec<_>>>()?;
+    check_shards(&files)?;
+    let sweep = &files[0].1.sweep;
+    let mut tally = sweep.empty_tally();
+    for (_, f) in &files {
+        tally.merge(&f.tally);
+    }
+    outputs.write(sweep, &tally)
+}
+
+/// Every file of the same sweep, complete, and each shard index `0..N` exactly once.
+fn check_shards(files: &[(&Path, TallyFile)]) -> Result<()> {
+    let (first_path, first) = &files[0];
+    let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
+    for (path, f) in files {
+        if let Some(field) = f.settings.difference(&first.settings) {
+            bail!(
+                "'{}' and '{}' are shards of different sweeps: {field} differs",
+                first_path.display(),
+                path.display()
+            );
+        }
+        if !f.complete() {
+            let n = f.done.iter().filter(|&&d| d).count();
+            bail!(
+                "'{}' holds {n} of {} destination counts: finish it with `meshcast sweep ... --resume`",
+                path.display(),
+                f.done.len()
+            );
+        }
+        let (i, count) = (f.shard.index, f.shard.count);
+        if count != first.shard.count {
+            bail!(
+                "'{}' is shard {i}/{count} but '{}' is one of {} shards",
+                path.display(),
+                first_path.display(),
+                first.shard.count
+            );
+        }
+        if let Some(other) = seen.insert(i, path) {
+            bail!(
+                "'{}' and '{}' are both shard {i}/{count}",
+                other.display(),
+                path.display()
+            );
+        }
+    }
+    let missing: Vec<String> = (0..first.shard.count)
+        .filter(|i| !seen.contains_key(i))
+        .map(|i| format!("{i}/{}", first.shard.count))
+        .collect();
+    if !missing.is_empty() {
+        bail!("shards missing: {}", missing.join(", "));
+    }
+    Ok(())
+}
+
+/// The files a finished sweep writes besides its report, checked before it runs.
+struct Outputs {
+    out: Option<(PathBuf, Format)>,
+    plot: Option<PathBuf>,
+}
+
+impl Outputs {
+    fn check(out: Option<&Path>, plot: Option<&Path>) -> Result<Outputs> {
+        let out = match out {
+            Some(path) => Some((path.to_path_buf(), Format::of(path)?)),
+            None => None,
+        };
+        if let Some(path) = plot {
+            results::check_plot_path(path)?;
+        }
+        for path in out.iter().map(|(p, _)| p.as_path()).chain(plot) {
+            check_directory(path)?;
+        }
+        Ok(Outputs {
+            out,
+            plot: plot.map(Path::to_path_buf),
+        })
+    }
+
+    /// Write the files and return the report.
+    fn write(&self, sweep: &Sweep, tally: &SweepTally) -> Result<String> {
+        if let Some((path, format)) = &self.out {
+            results::write_records(path, *format, &results::records(sweep, tally))?;
+        }
+        if let Some(path) = &self.plot {
+            results::write_plot(path, sweep, tally)?;
+        }
+        Ok(table::report(sweep, tally))
+    }
+}
+
+/// Fail before a long run, not after it, when `path`'s directory does not exist.
+fn check_directory(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    fs::metadata(dir).map(drop).with_context(|| {
+        format!(
+            "cannot write '{}': no directory '{}'",
+            path.display(),
+            dir.display()
+        )
+    })
+}
+
+/// Remove the state file of a sweep that has finished (and written its results).
+fn remove_state(state: Option<&Path>) -> Result<()> {
+    match state {
+        Some(path) if path.exists() => fs::remove_file(path)
+            .with_context(|| format!("cannot remove the state file '{}'", path.display())),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,306 @@
+//! A finished sweep as flat records (`--out FILE.csv` or `FILE.json`) and as plot panels
+//! (`--plot`).
+//!
+//! One [`Record`] per algorithm (or pair of algorithms), K (or the overall "mean") and metric.
+//! Everything is computed from the exact tallies, so the same sweep gives the same bytes however
+//! it was run: on any number of threads, in shards, or resumed.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use meshcast::experiment::stats::Summary;
+use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
+use serde::Serialize;
+
+use super::settings::placement_name;
+use super::tally_file::pair_names;
+use crate::output;
+use crate::plot::{self, Curve, Panel};
+use crate::report::schedule_name;
+
+/// The metrics in report order: the theses' three, then all-port time.
+pub const METRICS: [Metric; 4] = [
+    Metric::OnePortTime,
+    Metric::Traffic,
+    Metric::AdditionalTraffic,
+    Metric::AllPortTime,
+];
+
+/// How a metric is headed in tables and plots.
+pub fn heading(metric: Metric) -> String {
+    let name = match metric {
+        Metric::OnePortTime => "one-port time",
+        Metric::AllPortTime => "all-port time",
+        Metric::Traffic => "traffic",
+        Metric::AdditionalTraffic => "additional traffic",
+    };
+    format!("{name} ({})", metric.unit())
+}
+
+/// One statistic: a row of the CSV file, an element of the JSON array.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Record {
+    /// The topology.
+    pub topology: String,
+    /// `origin` or `random`.
+    pub placement: &'static str,
+    /// `paper` or `optimal`.
+    pub schedule: &'static str,
+    /// The sweep's seed.
+    pub seed: u64,
+    /// The algorithm, or `a` of the paired difference `a − b`.
+    pub algorithm: String,
+    /// `b` of the paired difference `a − b`; empty (null) for an algorithm's own statistics.
+    pub versus: Option<String>,
+    /// Destination count; empty (null) for the overall "mean" over every K.
+    pub k: Option<usize>,
+    /// `one_port_time`, `traffic`, `additional_traffic` or `all_port_time`.
+    pub metric: &'static str,
+    /// `hops` or `links`.
+    pub unit: &'static str,
+    /// Samples.
+    pub n: u64,
+    /// Mean.
+    pub mean: f64,
+    /// Sample standard deviation; empty (null) below two samples.
+    pub sd: Option<f64>,
+    /// Student-t 95% confidence interval of the mean; empty (null) below two samples.
+    pub ci_low: Option<f64>,
+    /// Upper end.
+    pub ci_high: Option<f64>,
+}
+
+/// Every record of the sweep: per K (ascending), then the overall mean; within each, the
+/// algorithms in sweep order, then the pairs; within each, the metrics in [`METRICS`] order.
+pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
+    let names: Vec<String> = sweep
+        .algorithms
+        .iter()
+        .map(|a| a.name.to_string())
+        .collect();
+    let rows: Vec<(String, Option<String>)> = names
+        .iter()
+        .map(|a| (a.clone(), None))
+        .chain(
+            pair_names(&names)
+                .into_iter()
+                .map(|(a, b)| (a.into(), Some(b.into()))),
+        )
+        .collect();
+    let points = tally.points.iter().map(|p| {
+        let all: Vec<Tallies> = p.algorithms.iter().chain(&p.pairs).copied().collect();
+        (Some(p.k), all)
+    });
+    let overall = [(None, [tally.overall(), overall_pairs(tally)].concat())];
+    let mut out = Vec::new();
+    for (k, tallies) in points.chain(overall) {
+        for ((algorithm, versus), t) in rows.iter().zip(&tallies) {
+            for metric in METRICS {
+                let s = t[metric as usize].summary();
+                out.push(Record {
+                    topology: sweep.shape.to_string(),
+                    placement: placement_name(sweep.placement),
+                    schedule: schedule_name(sweep.schedule),
+                    seed: sweep.seed,
+                    algorithm: algorithm.clone(),
+                    versus: versus.clone(),
+                    k,
+                    metric: metric.name(),
+                    unit: metric.unit(),
+                    n: s.n,
+                    mean: s.mean,
+                    sd: finite(s.sd),
+                    ci_low: finite(s.ci_low),
+                    ci_high: finite(s.ci_high),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// Per pair, the paired differences of every sample of every K.
+pub fn overall_pairs(tally: &SweepTally) -> Vec<Tallies> {
+    let mut total = tally.points[0].pairs.clone();
+    for p in &tally.points[1..] {
+        for (t, q) in total.iter_mut().zip(&p.pairs) {
+            t.iter_mut().zip(q).for_each(|(x, y)| x.merge(y));
+        }
+    }
+    total
+}
+
+/// What `--out` writes, chosen by its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A CSV file with a header row.
+    Csv,
+    /// A JSON array of records, one per line.
+    Json,
+}
+
+impl Format {
+    /// The format of `path`: `.csv` or `.json`.
+    pub fn of(path: &Path) -> Result<Format> {
+        match extension(path).as_str() {
+            "csv" => Ok(Format::Csv),
+            "json" => Ok(Format::Json),
+            _ => bail!(
+                "--out '{}': write FILE.csv or FILE.json (FILE.json with --shard)",
+                path.display()
+            ),
+        }
+    }
+}
+
+/// The lower-case extension of `path`, or "".
+pub fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Check that `path` can be a plot: `.svg` or `.png`.
+pub fn check_plot_path(path: &Path) -> Result<()> {
+    match extension(path).as_str() {
+        "svg" | "png" => Ok(()),
+        _ => bail!("--plot '{}': write FILE.svg or FILE.png", path.display()),
+    }
+}
+
+/// Write `records` to `path` atomically, in `format`.
+pub fn write_records(path: &Path, format: Format, records: &[Record]) -> Result<()> {
+    let bytes = match format {
+        Format::Csv => csv_bytes(records)?,
+        Format::Json => json_bytes(records)?,
+    };
+    output::write_atomically(path, &bytes)
+        .with_context(|| format!("cannot write '{}'", path.display()))
+}
+
+fn csv_bytes(records: &[Record]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in records {
+        w.serialize(r)?;
+    }
+    w.into_inner().context("CSV")
+}
+
+/// `[`, one record per line, `]`: a JSON array that greps and diffs line by line.
+fn json_bytes(records: &[Record]) -> Result<Vec<u8>> {
+    let lines = records
+        .iter()
+        .map(serde_json::to_string)
+        .collect::<serde_json::Result<Vec<_>>>()?;
+    Ok(format!("[\n{}\n]\n", lines.join(",\n")).into_bytes())
+}
+
+/// Plot one-port time, traffic and additional traffic against K: one curve per algorithm with
+/// its 95% confidence interval.
+pub fn write_plot(path: &Path, sweep: &Sweep, tally: &SweepTally) -> Result<()> {
+    let panel = |metric: Metric, title: &str| Panel {
+        title: title.to_string(),
+        y_label: metric.unit().to_string(),
+        curves: curves(sweep, tally, metric),
+    };
+    let panels = [
+        panel(Metric::OnePortTime, "one-port time (hops)"),
+        panel(Metric::Traffic, "traffic (links)"),
+        panel(
+            Metric::AdditionalTraffic,
+            "average additional traffic (links)",
+        ),
+    ];
+    let title = format!(
+        "{}, {} runs per K, source {}, schedule {}, seed {}",
+        sweep.shape,
+        sweep.runs,
+        placement_name(sweep.placement),
+        schedule_name(sweep.schedule),
+        sweep.seed
+    );
+    plot::write_plot(path, &title, "destinations K", &panels)
+        .with_context(|| format!("cannot write the plot '{}'", path.display()))
+}
+
+fn curves(sweep: &Sweep, tally: &SweepTally, metric: Metric) -> Vec<Curve> {
+    let point = |k: usize, s: Summary| {
+        let ci = |x: f64| if x.is_finite() { x } else { s.mean };
+        (k as f64, s.mean, ci(s.ci_low), ci(s.ci_high))
+    };
+    (0..sweep.algorithms.len())
+        .map(|a| Curve {
+            label: sweep.algorithms[a].name.to_string(),
+            points: tally
+                .points
+                .iter()
+                .map(|p| point(p.k, p.algorithms[a][metric as usize].summary()))
+                .collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use meshcast::algo;
+    use meshcast::experiment::sweep::{Placement, Shard};
+    use meshcast::schedule::Schedule;
+
+    fn sweep(runs: u32) -> Sweep {
+        Sweep {
+            shape: "torus:4x4".parse().unwrap(),
+            placement: Placement::Origin,
+            algorithms: ["vh", "dds"].map(|n| algo::find(n).unwrap()).to_vec(),
+            ks: vec![3, 6],
+            runs,
+            seed: 5,
+            schedule: Schedule::Optimal,
+        }
+    }
+
+    #[test]
+    fn one_record_per_row_k_and_metric() {
+        let s = sweep(4);
+        let r = records(&s, &s.run(Shard::WHOLE, &|_| {}).unwrap());
+        // (2 algorithms + 1 pair) × (2 K + overall) × 4 metrics
+        assert_eq!(r.len(), 3 * 3 * 4);
+        assert_eq!(
+            (r[0].algorithm.as_str(), r[0].k, r[0].metric),
+            ("vh", Some(3), "one_port_time")
+        );
+        let pair = &r[8];
+        assert_eq!(
+            (pair.algorithm.as_str(), pair.versus.as_deref()),
+            ("vh", Some("dds"))
+        );
+        assert_eq!((r[24].k, r[24].n), (None, 8));
+        assert_eq!((r[0].schedule, r[0].placement), ("optimal", "origin"));
+    }
+
+    #[test]
+    fn one_sample_has_no_spread() {
+        let s = sweep(1);
+        let r = records(&s, &s.run(Shard::WHOLE, &|_| {}).unwrap());
+        assert_eq!((r[0].sd, r[0].ci_low), (None, None));
+        let csv = String::from_utf8(csv_bytes(&r[..1]).unwrap()).unwrap();
+        assert!(csv.starts_with("topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high\n"), "{csv}");
+        assert!(csv.contains(",,,\n"), "empty sd and CI: {csv}");
+        let json: serde_json::Value = serde_json::from_slice(&json_bytes(&r).unwrap()).unwrap();
+        assert_eq!(json.as_array().unwrap().len(), r.len());
+        assert!(json[0]["sd"].is_null());
+    }
+
+    #[test]
+    fn formats_by_extension() {
+        assert_eq!(Format::of(Path::new("a/r.CSV")).unwrap(), Format::Csv);
+        assert_eq!(Format::of(Path::new("r.json")).unwrap(), Format::Json);
+        assert!(Format::of(Path::new("r.txt")).is_err());
+        assert!(check_plot_path(Path::new("p.svg")).is_ok());
+        assert!(check_plot_path(Path::new("p.pdf")).is_err());
+    }
+}

@@ -1,0 +1,266 @@
+//! `meshcast sweep` and `meshcast merge`, run as a user runs them: the same bytes whatever the
+//! thread count, sharding or resumption; shard and state files checked; bad input refused with
+//! one line and exit status 2.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A small sweep: 3 algorithms, 3 destination counts, 12 runs each, random sources on a torus.
+const SWEEP: [(&str, &str); 7] = [
+    ("--topology", "torus:5x4"),
+    ("--algos", "vh,diag,dds"),
+    ("--k", "1,4:10:6"),
+    ("--runs", "12"),
+    ("--seed", "9"),
+    ("--placement", "random"),
+    ("--out", ""),
+];
+
+/// `sweep --quiet` with the small sweep's flags, `changes` replacing their values (an empty
+/// value leaves a flag out) or adding flags.
+fn args<'a>(changes: &[(&'a str, &'a str)]) -> Vec<&'a str> {
+    let mut flags = SWEEP.to_vec();
+    for &(flag, value) in changes {
+        match flags.iter_mut().find(|(f, _)| *f == flag) {
+            Some(entry) => entry.1 = value,
+            None => flags.push((flag, value)),
+        }
+    }
+    let mut out = vec!["sweep", "--quiet"];
+    for (flag, value) in flags.into_iter().filter(|(_, v)| !v.is_empty()) {
+        out.push(flag);
+        if value != "-" {
+            out.push(value);
+        }
+    }
+    out
+}
+
+fn meshcast(args: &[&str], threads: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_meshcast"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The small sweep with `changes` (see [`args`]); it must succeed. Returns standard output.
+fn sweep(changes: &[(&str, &str)]) -> String {
+    ok(meshcast(&args(changes), "2"))
+}
+
+fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// The one-line error of a run that must fail with exit status 2.
+fn refused(args: &[&str]) -> String {
+    let out = meshcast(args, "2");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "one line, no backtrace: {stderr}"
+    );
+    stderr
+}
+
+fn path(dir: &Path, name: &str) -> String {
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+fn read(path: &str) -> String {
+    fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn the_csv_does_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = |threads: &str| {
+        let out = path(dir.path(), &format!("t{threads}.csv"));
+        ok(meshcast(&args(&[("--out", &out)]), threads));
+        fs::read(out).unwrap()
+    };
+    let one = csv("1");
+    assert_eq!(one, csv("2"));
+    let text = String::from_utf8(one).unwrap();
+    let header =
+        "topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high";
+    assert_eq!(text.lines().next(), Some(header));
+    // (3 algorithms + 3 pairs) × (3 K + overall) × 4 metrics, and the header.
+    assert_eq!(text.lines().count(), 6 * 4 * 4 + 1);
+    assert!(
+        text.contains("\ntorus:5x4,random,paper,9,vh,,4,one_port_time,hops,12,"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\ntorus:5x4,random,paper,9,vh,diag,,traffic,links,36,"),
+        "{text}"
+    );
+}
+
+#[test]
+fn shards_merge_to_the_unsharded_sweep_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = path(dir.path(), "whole.csv");
+    let text = sweep(&[("--out", &whole)]);
+    let shards: Vec<String> = (0..3)
+        .map(|i| path(dir.path(), &format!("s{i}.json")))
+        .collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let line = sweep(&[("--shard", &format!("{i}/3")), ("--out", shard)]);
+        assert!(
+            line.starts_with(&format!("shard {i}/3: 12 of 36 multicasts")),
+            "{line}"
+        );
+    }
+    let merged = path(dir.path(), "merged.csv");
+    let merge = |files: &[&String]| {
+        let mut args = vec!["merge"];
+        args.extend(files.iter().map(|s| s.as_str()));
+        args.extend(["--out", &merged]);
+        ok(meshcast(&args, "2"))
+    };
+    assert_eq!(merge(&[&shards[2], &shards[0], &shards[1]]), text);
+    assert_eq!(read(&merged), read(&whole));
+
+    let e = refused(&["merge", &shards[0], &shards[2]]);
+    assert!(e.contains("shards missing: 1/3"), "{e}");
+    let e = refused(&["merge", &shards[0], &shards[1], &shards[1], &shards[2]]);
+    assert!(e.contains("are both shard 1/3"), "{e}");
+    let other = path(dir.path(), "other.json");
+    sweep(&[("--seed", "10"), ("--shard", "1/3"), ("--out", &other)]);
+    let e = refused(&["merge", &shards[0], &other, &shards[2]]);
+    assert!(
+        e.contains("shards of different sweeps: seed differs"),
+        "{e}"
+    );
+    let e = refused(&["merge", &whole]);
+    assert!(e.contains("is not a meshcast.sweep-tally/1 file"), "{e}");
+}
+
+#[test]
+fn a_resumed_sweep_gives_the_same_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let fresh = path(dir.path(), "fresh.json");
+    let text = sweep(&[("--out", &fresh)]);
+
+    // An interrupted run: its state file holds K = 4 only (a one-shard sweep has every K).
+    let all = path(dir.path(), "all.json");
+    sweep(&[("--shard", "0/1"), ("--out", &all)]);
+    let mut state: Value = serde_json::from_str(&read(&all)).unwrap();
+    let points = state["points"].as_array_mut().unwrap();
+    points.retain(|p| p["k"] == 4);
+    let out = path(dir.path(), "resumed.json");
+    let partial = path(dir.path(), "resumed.partial.json");
+    fs::write(&partial, state.to_string()).unwrap();
+
+    let e = refused(&args(&[("--out", &out)]));
+    assert!(e.contains("add --resume to continue it"), "{e}");
+    let e = refused(&args(&[
+        ("--out", &out),
+        ("--resume", "-"),
+        ("--runs", "13"),
+    ]));
+    assert!(e.contains("other settings (runs differs)"), "{e}");
+
+    assert_eq!(sweep(&[("--out", &out), ("--resume", "-")]), text);
+    assert_eq!(read(&out), read(&fresh));
+    assert!(!Path::new(&partial).exists(), "the state file is removed");
+}
+
+#[test]
+fn json_output_is_an_array_of_the_csv_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(dir.path(), "r.json");
+    sweep(&[("--out", &out)]);
+    let records: Value = serde_json::from_str(&read(&out)).unwrap();
+    let records = records.as_array().unwrap();
+    assert_eq!(records.len(), 6 * 4 * 4);
+    let overall = records.iter().find(|r| r["k"].is_null()).unwrap();
+    assert_eq!(overall["n"], 36);
+    assert!(overall["ci_low"].as_f64().unwrap() <= overall["mean"].as_f64().unwrap());
+}
+
+#[test]
+fn the_report_has_the_theses_tables_and_paired_differences() {
+    let text = sweep(&[]);
+    for heading in [
+        "one-port time (hops)",
+        "traffic (links)",
+        "additional traffic (links)",
+        "all-port time (hops)",
+    ] {
+        assert!(
+            text.contains(&format!("\n{heading}\n\nK     vh mean")),
+            "{heading}: {text}"
+        );
+    }
+    assert_eq!(text.matches("\nmean ").count(), 4, "{text}");
+    assert!(text.contains("\npaired differences a - b"), "{text}");
+    assert!(text.contains("\ndiag - dds  "), "{text}");
+}
+
+#[test]
+fn a_plot_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = path(dir.path(), "r.svg");
+    sweep(&[("--plot", &plot)]);
+    assert!(read(&plot).contains("<svg"));
+}
+
+#[test]
+fn bad_settings_are_refused_before_anything_runs() {
+    let cases: [(&[(&str, &str)], &str); 9] = [
+        (
+            &[("--k", "10:5")],
+            "--k '10:5': '10:5' is not a count or a range",
+        ),
+        (
+            &[("--k", "20")],
+            "--k '20': 20 destinations asked for on torus:5x4: between 1 and 19",
+        ),
+        (&[("--k", "5,5")], "K = 5 is listed twice"),
+        (&[("--algos", "vh,nope")], "unknown algorithm 'nope'"),
+        (
+            &[("--topology", "mesh:3x3x3"), ("--algos", "pair")],
+            "does not support mesh:3x3x3",
+        ),
+        (
+            &[("--shard", "3/3"), ("--out", "s.json")],
+            "shard = 3/3 is not allowed",
+        ),
+        (
+            &[("--shard", "0/3"), ("--out", "s.csv")],
+            "a shard is written to FILE.json",
+        ),
+        (&[("--out", "r.txt")], "write FILE.csv or FILE.json"),
+        (&[("--plot", "r.pdf")], "write FILE.svg or FILE.png"),
+    ];
+    for (changes, expected) in cases {
+        let e = refused(&args(changes));
+        assert!(e.contains(expected), "{changes:?}: {e}");
+    }
+    let e = refused(&["merge", "no-such-shard.json"]);
+    assert!(e.contains("cannot read 'no-such-shard.json'"), "{e}");
+    // clap's own usage errors add a usage hint, and exit 2 too.
+    let out = meshcast(&args(&[("--runs", "0")]), "2");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: invalid value '0' for '--runs <N>'"),
+        "{stderr}"
+    );
+}
