@@ -14,6 +14,7 @@
 //! * [`algo`]: the [`algo::Algorithm`] trait and the [`algo::REGISTRY`] of every algorithm, with
 //!   the reductions that lift an origin-source mesh algorithm to tori and to any source.
 //! * [`plan`]: the [`plan::Plan`] every algorithm returns, and its validator.
+//! * [`route`]: unicast routing functions — the snake labelling and Hamiltonian-path routing.
 //! * [`eval`]: traffic, additional traffic, one-port and all-port store-and-forward time.
 //! * [`schedule`]: the port order at each node — the paper's, or the optimal one.
 //!
@@ -48,6 +49,7 @@ pub mod error;
 pub mod eval;
 pub mod experiment;
 pub mod plan;
+pub mod route;
 pub mod schedule;
 pub mod topology;
 

@@ -1,0 +1,251 @@
+//! Hamiltonian-path routing: the snake labelling of a mesh and the routing function `R(u, v)`.
+//!
+//! **Labelling** (seed 002 Definition 1, for 2D): the nodes of an `m × n` mesh are numbered along
+//! a snake (boustrophedon) path — row 0 left to right, row 1 right to left, … — so
+//! `l(x, y) = y·m + x` for even `y` and `y·m + m − 1 − x` for odd `y`. Consecutive labels are
+//! neighbours: the labelling is a Hamiltonian path. [`Snake`] generalises it to n dimensions as
+//! the reflected mixed-radix order: reading dimensions from the highest down, coordinate `xᵢ`
+//! counts forwards when the coordinates above it sum to an even number and backwards otherwise.
+//! In 2D this is Definition 1; in every dimension consecutive labels still differ in one
+//! coordinate by one. A torus gets the same labels (seed 002 labels "mesh/torus" alike).
+//!
+//! **Channels**: a channel from `u` to a neighbour `w` is *high* when `l(w) > l(u)` and *low*
+//! otherwise; the high channels and the low channels each form an acyclic network (seed 002 §2.2),
+//! which is what makes worms that keep to one of them deadlock-free.
+//!
+//! **Routing function** `R(u, v)` (seed 002 Definition 2; seed 001 eq. 3.3.1): from `u` towards
+//! `v`, the neighbour `w` of `u` with the largest label `l(u) < l(w) ≤ l(v)` when `l(v) > l(u)`
+//! (high channels), the smallest label `l(v) ≤ l(w) < l(u)` otherwise (low channels). Because the
+//! neighbour one label further along the path always qualifies, a route never stops short, never
+//! overshoots `v`, and is at most `|l(v) − l(u)|` hops long. In a 2D mesh every route is a
+//! shortest path (seed 002 §2.2, and a test here); in three or more dimensions and in tori some
+//! are not (in the 3×3×3 mesh, 54 of the 729 ordered pairs). In a torus the wraparound
+//! neighbours are neighbours too. [`next_hop`] and [`route`] work on any [`Labelling`], so the
+//! XY-path algorithm (seed 001 §3.3.3) routes with the same function on its own base paths.
+//!
+//! Everything is coordinate arithmetic: a label costs O(n), a hop O(n²), with nothing stored.
+//!
+//! ```
+//! use meshcast::route::hamiltonian::{route, Snake};
+//! use meshcast::topology::Shape;
+//! // seed 002 §2.2: in the 6×6 mesh, (1,2) → (3,4) goes (1,3), (1,4), (2,4), (3,4).
+//! let shape: Shape = "mesh:6x6".parse().unwrap();
+//! let snake = Snake::new(&shape);
+//! let (u, v) = (shape.node(&[1, 2]).unwrap(), shape.node(&[3, 4]).unwrap());
+//! assert_eq!((snake.label(u), snake.label(v)), (13, 27));
+//! let hops: Vec<Vec<u32>> = route(&snake, u, v).map(|w| shape.coords(w)).collect();
+//! assert_eq!(hops, [[1, 3], [1, 4], [2, 4], [3, 4]]);
+//! ```
+
+use crate::error::InputError;
+use crate::topology::{Node, Shape};
+
+/// A Hamiltonian path through some of the nodes of a shape: each node's position on it.
+pub trait Labelling {
+    /// The shape the path runs in.
+    fn shape(&self) -> &Shape;
+
+    /// The position of `node` on the path (its first node is 0), or `None` if the path does
+    /// not visit it. Nodes at consecutive positions must be neighbours.
+    fn position(&self, node: Node) -> Option<u32>;
+}
+
+/// The snake labelling of a mesh or torus of any dimension (seed 002 Definition 1, generalised
+/// to n-D as the reflected mixed-radix order).
+#[derive(Clone, Copy, Debug)]
+pub struct Snake<'a> {
+    shape: &'a Shape,
+}
+
+impl<'a> Snake<'a> {
+    /// The snake through every node of `shape`, starting at the origin.
+    pub fn new(shape: &'a Shape) -> Snake<'a> {
+        Snake { shape }
+    }
+
+    /// The label `l(node)`: its position on the snake.
+    pub fn label(&self, node: Node) -> u32 {
+        let mut label = 0;
+        let mut odd = false;
+        for d in (0..self.shape.rank()).rev() {
+            let k = self.shape.dims()[d];
+            let x = self.shape.coord(node, d);
+            label = label * k + if odd { k - 1 - x } else { x };
+            odd ^= x % 2 == 1;
+        }
+        label
+    }
+
+    /// The node with label `label`.
+    pub fn node(&self, label: u32) -> Result<Node, InputError> {
+        let len = self.shape.len() as u32;
+        if label >= len {
+            return Err(InputError::NodeIndex {
+                index: label as usize,
+                len: len as usize,
+            });
+        }
+        let mut coords = vec![0; self.shape.rank()];
+        let (mut rest, mut block, mut odd) = (label, len, false);
+        for d in (0..self.shape.rank()).rev() {
+            let k = self.shape.dims()[d];
+            block /= k;
+            let digit = rest / block;
+            rest %= block;
+            coords[d] = if odd { k - 1 - digit } else { digit };
+            odd ^= coords[d] % 2 == 1;
+        }
+        self.shape.node(&coords)
+    }
+}
+
+impl Labelling for Snake<'_> {
+    fn shape(&self) -> &Shape {
+        self.shape
+    }
+
+    fn position(&self, node: Node) -> Option<u32> {
+        Some(self.label(node))
+    }
+}
+
+/// The routing function `R(u, v)` on `path` (seed 002 Definition 2, seed 001 eq. 3.3.1): the
+/// neighbour of `u` on the path whose label is closest to `v`'s without passing it. `None` when
+/// `u == v` or either is not on the path.
+pub fn next_hop<P: Labelling + ?Sized>(path: &P, u: Node, v: Node) -> Option<Node> {
+    let (lu, lv) = (path.position(u)?, path.position(v)?);
+    let on_path = path
+        .shape()
+        .links_from(u)
+        .filter_map(|(_, w)| path.position(w).map(|lw| (lw, w)));
+    if lv > lu {
+        on_path
+            .filter(|&(lw, _)| lu < lw && lw <= lv)
+            .max_by_key(|&(lw, _)| lw)
+            .map(|(_, w)| w)
+    } else {
+        on_path
+            .filter(|&(lw, _)| lv <= lw && lw < lu)
+            .min_by_key(|&(lw, _)| lw)
+            .map(|(_, w)| w)
+    }
+}
+
+/// The whole route from `u` to `v` by [`next_hop`]: the nodes after `u`, ending with `v`.
+pub fn route<P: Labelling + ?Sized>(path: &P, u: Node, v: Node) -> Route<'_, P> {
+    Route { path, at: u, to: v }
+}
+
+/// The nodes of a route, in order; see [`route`].
+#[derive(Clone, Debug)]
+pub struct Route<'a, P: ?Sized> {
+    path: &'a P,
+    at: Node,
+    to: Node,
+}
+
+impl<P: Labelling + ?Sized> Iterator for Route<'_, P> {
+    type Item = Node;
+
+    fn next(&mut self) -> Option<Node> {
+        if self.at == self.to {
+            return None;
+        }
+        let w = next_hop(self.path, self.at, self.to)?;
+        self.at = w;
+        Some(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHAPES: [&str; 7] = [
+        "mesh:5",
+        "mesh:4x3",
+        "mesh:3x4x5",
+        "mesh:2x3x2x3",
+        "torus:5x4",
+        "torus:3x2x3",
+        "hypercube:4",
+    ];
+
+    #[test]
+    fn labels_are_a_hamiltonian_path() {
+        for text in SHAPES {
+            let s: Shape = text.parse().unwrap();
+            let snake = Snake::new(&s);
+            for n in s.nodes() {
+                assert_eq!(snake.node(snake.label(n)), Ok(n), "{text}");
+            }
+            for l in 1..s.len() as u32 {
+                let (a, b) = (snake.node(l - 1).unwrap(), snake.node(l).unwrap());
+                assert!(s.link(a, b).is_some(), "{text}: labels {} and {l}", l - 1);
+            }
+            assert!(snake.node(s.len() as u32).is_err());
+        }
+    }
+
+    #[test]
+    fn two_dimensional_labels_are_seed_002_definition_1() {
+        let s: Shape = "mesh:6x5".parse().unwrap();
+        let snake = Snake::new(&s);
+        for n in s.nodes() {
+            let (x, y) = (s.coord(n, 0), s.coord(n, 1));
+            let expected = if y % 2 == 0 { y * 6 + x } else { y * 6 + 5 - x };
+            assert_eq!(snake.label(n), expected);
+        }
+    }
+
+    /// R never overshoots: every route climbs (or descends) strictly in label to `v`, so it
+    /// keeps to the high (or low) channels and is at most `|l(v) − l(u)|` hops long.
+    #[test]
+    fn routes_are_monotone_and_never_longer_than_the_label_gap() {
+        for text in SHAPES {
+            let s: Shape = text.parse().unwrap();
+            let snake = Snake::new(&s);
+            for u in s.nodes() {
+                for v in s.nodes() {
+                    let (lu, lv) = (snake.label(u), snake.label(v));
+                    let labels: Vec<u32> = std::iter::once(lu)
+                        .chain(route(&snake, u, v).map(|w| snake.label(w)))
+                        .collect();
+                    assert_eq!(labels.last(), Some(&lv), "{text}");
+                    let up = lv > lu;
+                    assert!(labels
+                        .windows(2)
+                        .all(|p| (p[1] > p[0]) == up && p[0] != p[1]));
+                    assert!(labels.len() as u32 - 1 <= lu.abs_diff(lv));
+                }
+            }
+        }
+    }
+
+    /// seed 002 §2.2: in a 2D mesh "a message is always routed along the shortest path".
+    #[test]
+    fn routes_in_a_mesh_are_shortest() {
+        for text in ["mesh:6x6", "mesh:5x3", "mesh:2x7"] {
+            let s: Shape = text.parse().unwrap();
+            let snake = Snake::new(&s);
+            for u in s.nodes() {
+                for v in s.nodes() {
+                    assert_eq!(
+                        route(&snake, u, v).count() as u32,
+                        s.distance(u, v),
+                        "{text}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_hop_without_a_destination_on_the_path() {
+        let s: Shape = "mesh:3x3".parse().unwrap();
+        let snake = Snake::new(&s);
+        let u = s.node(&[1, 1]).unwrap();
+        assert_eq!(next_hop(&snake, u, u), None);
+        assert_eq!(route(&snake, u, u).count(), 0);
+    }
+}

@@ -1,0 +1,7 @@
+//! Unicast routing functions that multicast algorithms route their messages with.
+//!
+//! * [`hamiltonian`]: the snake labelling of a mesh or torus (a Hamiltonian path) and the
+//!   Hamiltonian-path routing function `R(u, v)` of seed 002 Definition 2 and seed 001
+//!   eq. 3.3.1, which path-based multicast (`crate::algo::path`) sends its worms along.
+
+pub mod hamiltonian;
