@@ -6,6 +6,9 @@
 //!   (eq. 2.1.9). A node that holds the message at time `t` starts its `i`-th send (0-based, in
 //!   plan order) at `t + i`; the send's `j`-th hop arrives at `t + i + j`. For a tree (one-hop
 //!   sends) this is exactly "each branching node sends to one neighbour per hop".
+//! * **wormhole** latency ([`wormhole_latency`]): start-up + the longest worm path to a
+//!   destination + the message length in flits (eqs. 2.1.10–2.1.11), under one-port or all-port
+//!   injection.
 //!
 //! The models never look at which algorithm made the plan.
 
@@ -21,41 +24,103 @@ pub enum Port {
     All,
 }
 
+/// The wormhole model of seed 001 §2.1.2.4 (eqs. 2.1.10–2.1.11), in cycles: a flit crosses a
+/// channel in one cycle, so a worm delivers to the node `j` hops down its path `startup + j + L`
+/// after it is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wormhole {
+    /// Start-up latency of every send: the time before its header enters the network (seed 003
+    /// simulates 33 cycles; seed 001 §4.3 counts none).
+    pub startup: u32,
+    /// Message length `L` in flits (seed 001 §4.3: 20; seed 003: 64).
+    pub length: u32,
+    /// One worm at a time per node, or all at once (seed 001 §4.3 assumes all-port).
+    pub port: Port,
+}
+
+/// Wormhole latency of a valid plan: the time the last destination holds the whole message.
+///
+/// A worm's path is counted along the plan: a destination `j` hops down a worm sent by the
+/// source is reached at `startup + j + L` — eq. 2.1.11's `max(lᵢ) + L` plus the start-up. A node
+/// that forwards the message (a chain of worms) sends once it holds it all, so each worm of a
+/// chain adds its own start-up, hops and `L`. Under [`Port::One`] a node's worms leave one after
+/// the other, each `startup + L` after the previous (its tail must leave first); under
+/// [`Port::All`] they leave together.
+///
+/// ```
+/// use meshcast::eval::{wormhole_latency, Port, Wormhole};
+/// use meshcast::plan::{Hop, Plan, PlanKind};
+/// use meshcast::topology::Shape;
+/// let s: Shape = "mesh:4x4".parse().unwrap();
+/// let n = |c: &[u32]| s.node(c).unwrap();
+/// let drop = |c: &[u32]| Hop { node: n(c), drop: true };
+/// // Two worms from (0,0): one through (1,0) to (2,0), one to (0,1).
+/// let mut plan = Plan::new(PlanKind::Path, n(&[0, 0]), vec![n(&[1, 0]), n(&[2, 0]), n(&[0, 1])]);
+/// plan.push_send(n(&[0, 0]), [drop(&[1, 0]), drop(&[2, 0])]);
+/// plan.push_send(n(&[0, 0]), [drop(&[0, 1])]);
+/// let all = Wormhole { startup: 5, length: 20, port: Port::All };
+/// assert_eq!(wormhole_latency(&plan, &s, all), 5 + 2 + 20);
+/// let one = Wormhole { port: Port::One, ..all };
+/// assert_eq!(wormhole_latency(&plan, &s, one), (5 + 20) + 5 + 1 + 20);
+/// ```
+pub fn wormhole_latency(plan: &Plan, shape: &Shape, model: Wormhole) -> u32 {
+    Timeline::wormhole(plan, shape, model).completion(plan)
+}
+
 /// When every send starts and every node first holds the message, under one port model.
 #[derive(Clone, Debug)]
 pub struct Timeline {
     send_start: Vec<u32>,
     held: Vec<u32>,
+    delay: u32,
 }
 
 const NEVER: u32 = u32::MAX;
 
 impl Timeline {
-    /// Play `plan` (which must be valid for `shape`) under `port`.
+    /// Play `plan` (which must be valid for `shape`) store-and-forward under `port`: a send
+    /// holds its sender's port for one hop, and the message arrives one hop at a time.
     pub fn new(plan: &Plan, shape: &Shape, port: Port) -> Timeline {
+        Timeline::play(plan, shape, port, 1, 0)
+    }
+
+    /// Play `plan` (which must be valid for `shape`) under the wormhole `model`: a send holds
+    /// its sender's port for the start-up and the `L` flits, and a node `j` hops down a worm
+    /// holds the whole message `startup + j + L` after the send starts (seed 001 eq. 2.1.10).
+    pub fn wormhole(plan: &Plan, shape: &Shape, model: Wormhole) -> Timeline {
+        let busy = model.startup.saturating_add(model.length);
+        Timeline::play(plan, shape, model.port, busy, busy)
+    }
+
+    /// Under one-port a node's `i`-th send starts `i · gap` after the node holds the message
+    /// (under all-port, at once); hop `j` (0-based) of a send arrives `delay + j + 1` after it
+    /// starts.
+    fn play(plan: &Plan, shape: &Shape, port: Port, gap: u32, delay: u32) -> Timeline {
         let mut held = vec![NEVER; shape.len()];
-        let mut busy = vec![0u32; shape.len()];
+        let mut sent = vec![0u32; shape.len()];
         held[plan.source().index()] = 0;
         let send_start = plan
             .sends()
             .map(|send| {
                 let v = send.from.index();
                 let start = match port {
-                    Port::One => {
-                        busy[v] += 1;
-                        held[v] + busy[v] - 1
-                    }
+                    Port::One => held[v].saturating_add(sent[v].saturating_mul(gap)),
                     Port::All => held[v],
                 };
+                sent[v] += 1;
                 for (j, hop) in send.hops.iter().enumerate() {
                     if hop.drop {
-                        held[hop.node.index()] = start + j as u32 + 1;
+                        held[hop.node.index()] = start.saturating_add(delay + j as u32 + 1);
                     }
                 }
                 start
             })
             .collect();
-        Timeline { send_start, held }
+        Timeline {
+            send_start,
+            held,
+            delay,
+        }
     }
 
     /// The time send `i` leaves its sender.
@@ -63,9 +128,10 @@ impl Timeline {
         self.send_start[i]
     }
 
-    /// The time hop `j` (0-based) of send `i` arrives: the hop number drawn on that link.
+    /// The time hop `j` (0-based) of send `i` arrives: store-and-forward, the hop number drawn on
+    /// that link; wormhole, the time the message's tail reaches the hop's node.
     pub fn hop_time(&self, i: usize, j: usize) -> u32 {
-        self.send_start[i] + j as u32 + 1
+        self.send_start[i].saturating_add(self.delay + j as u32 + 1)
     }
 
     /// The time `node` first holds the message, if it ever does.
@@ -112,7 +178,7 @@ impl Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::PlanKind;
+    use crate::plan::{Hop, PlanKind};
 
     /// The tree of seed 001 Figure 2.1.9 in miniature: a branching node delays its second child.
     #[test]
@@ -134,5 +200,34 @@ mod tests {
         assert_eq!(t.arrival(n(&[2, 0])), Some(2));
         assert_eq!(t.hop_time(2, 0), 3);
         assert_eq!(t.arrival(n(&[3, 3])), None);
+    }
+
+    /// A worm to (2,0) dropping at (1,0) on the way, and a second worm chained from (2,0).
+    #[test]
+    fn wormhole_latency_is_startup_plus_path_plus_length_per_worm_of_a_chain() {
+        let s: Shape = "mesh:4x4".parse().unwrap();
+        let n = |c: &[u32]| s.node(c).unwrap();
+        let hop = |c: &[u32], drop| Hop { node: n(c), drop };
+        let dests = vec![n(&[1, 0]), n(&[2, 0]), n(&[2, 2])];
+        let mut p = Plan::new(PlanKind::Path, n(&[0, 0]), dests);
+        p.push_send(n(&[0, 0]), [hop(&[1, 0], true), hop(&[2, 0], true)]);
+        p.push_send(n(&[2, 0]), [hop(&[2, 1], false), hop(&[2, 2], true)]);
+        let model = Wormhole {
+            startup: 3,
+            length: 10,
+            port: Port::All,
+        };
+        let t = Timeline::wormhole(&p, &s, model);
+        assert_eq!(t.arrival(n(&[1, 0])), Some(3 + 1 + 10));
+        assert_eq!(t.arrival(n(&[2, 0])), Some(3 + 2 + 10));
+        assert_eq!(t.hop_time(1, 0), 15 + 3 + 1 + 10);
+        assert_eq!(wormhole_latency(&p, &s, model), 15 + 3 + 2 + 10);
+        let zero = Wormhole {
+            startup: 0,
+            length: 0,
+            port: Port::One,
+        };
+        let saf = Metrics::of(&p, &s);
+        assert_eq!(wormhole_latency(&p, &s, zero), saf.all_port_time);
     }
 }
