@@ -1,8 +1,9 @@
 //! One integration-test binary (one link step on 2 cores): worked examples of the seeds,
-//! property tests over random shapes, and bad input.
+//! property tests over random shapes, path-based multicast, and bad input.
 
 mod examples;
 mod inputs;
+mod paths;
 mod properties;
 
 use meshcast::algo::{self, Request};

@@ -22,7 +22,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         })
 }
 
-fn request() -> impl Strategy<Value = Request> {
+pub(crate) fn request() -> impl Strategy<Value = Request> {
     shape().prop_flat_map(|shape| {
         let n = shape.len();
         let picks = prop::collection::vec(0..n, 1..=n.min(40));

@@ -10,6 +10,7 @@
 //! [`Plan`]. In debug builds every plan is validated before it is returned.
 
 pub(crate) mod local;
+pub mod path;
 pub(crate) mod reduce;
 pub mod tree;
 
@@ -191,6 +192,7 @@ impl AlgoInfo {
 }
 
 const SAF_ONE_PORT: &str = "store-and-forward, one-port";
+const WORMHOLE_PATH: &str = "wormhole, path-based";
 const ANY_MESH_TORUS: Support = Support {
     mesh: true,
     torus: true,
@@ -199,6 +201,11 @@ const ANY_MESH_TORUS: Support = Support {
 const MESH_TORUS_2D: Support = Support {
     mesh: true,
     torus: true,
+    only_dims: Some(2),
+};
+const MESH_2D: Support = Support {
+    mesh: true,
+    torus: false,
     only_dims: Some(2),
 };
 
@@ -274,6 +281,36 @@ pub static REGISTRY: &[AlgoInfo] = &[
         shortest_path: false,
         summary: "one PAIR step, then min x / min y in turn joined to the closest tree node",
         algorithm: &tree::pair_min::PairMin,
+    },
+    AlgoInfo {
+        name: "lin",
+        family: Family::Path,
+        paper: "Lin's sorted MP, as reviewed in seed 001 §3.3.2",
+        support: MESH_2D,
+        model: WORMHOLE_PATH,
+        shortest_path: false,
+        summary: "one worm through the destinations in snake-label order (two if the source is not at label 0)",
+        algorithm: &path::lin::Lin,
+    },
+    AlgoInfo {
+        name: "dual-path",
+        family: Family::Path,
+        paper: "Lin, McKinley & Ni (1994), as in seed 003 §2; labels and R(u,v) of seed 002 §2.2",
+        support: ANY_MESH_TORUS,
+        model: WORMHOLE_PATH,
+        shortest_path: false,
+        summary: "one worm up the high channels through the destinations labelled above the source, one down the low",
+        algorithm: &path::dual_path::DualPath,
+    },
+    AlgoInfo {
+        name: "multi-path",
+        family: Family::Path,
+        paper: "Lin, McKinley & Ni (1994), as in seed 003 §2; labels and R(u,v) of seed 002 §2.2",
+        support: ANY_MESH_TORUS,
+        model: WORMHOLE_PATH,
+        shortest_path: false,
+        summary: "dual-path's two sets split by the source's channel: up to 2n worms, one per channel",
+        algorithm: &path::multi_path::MultiPath,
     },
 ];
 

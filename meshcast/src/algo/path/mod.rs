@@ -1,0 +1,74 @@
+//! Path-based multicast for wormhole networks: one file per algorithm.
+//!
+//! In path-based multicast (seed 001 §3.3.1) the message travels as worms: each worm leaves the
+//! source, goes hop by hop without being replicated, and leaves a copy at each destination it
+//! delivers to; the nodes it only passes keep nothing. A worm is one send of a
+//! [`PlanKind::Path`](crate::plan::PlanKind::Path) plan, with `drop` set exactly at its own
+//! destinations.
+//!
+//! The algorithms here follow the strategy of seed 001 §3.3.1: take a Hamiltonian path, sort the
+//! destinations by their label on it, and route from one destination to the next with the
+//! Hamiltonian-path routing function `R(u, v)` of [`crate::route::hamiltonian`], so labels only
+//! ever grow (or only ever fall) along a worm. `lin`, `dual-path` and `multi-path` use the snake
+//! labelling of the whole shape; `xy-path` builds two base paths of its own.
+
+pub mod dual_path;
+pub mod lin;
+pub mod multi_path;
+
+use crate::plan::{Hop, Plan};
+use crate::route::hamiltonian::{route, Labelling, Snake};
+use crate::topology::Node;
+
+/// A worm being built: where it started, where its header is, and the hops so far.
+struct Worm {
+    from: Node,
+    at: Node,
+    hops: Vec<Hop>,
+}
+
+impl Worm {
+    /// A worm leaving `from`.
+    fn new(from: Node) -> Worm {
+        Worm {
+            from,
+            at: from,
+            hops: Vec::new(),
+        }
+    }
+
+    /// One hop to the neighbour `to`, leaving a copy there if `drop`.
+    fn step(&mut self, to: Node, drop: bool) {
+        self.hops.push(Hop { node: to, drop });
+        self.at = to;
+    }
+
+    /// On to each of `dests` in turn along `R(u, v)` on `path`, leaving a copy at each.
+    fn visit<P: Labelling + ?Sized>(&mut self, path: &P, dests: &[Node]) {
+        for &v in dests {
+            for w in route(path, self.at, v) {
+                self.step(w, w == v);
+            }
+            assert_eq!(
+                self.at, v,
+                "R advances along a Hamiltonian path until it reaches v"
+            );
+        }
+    }
+
+    /// Append the worm to `plan` as one send.
+    fn send(self, plan: &mut Plan) {
+        plan.push_send(self.from, self.hops);
+    }
+}
+
+/// The dual-path split (seed 003 §2; seed 001 §3.3.1): the destinations labelled above the
+/// source in ascending label order (`D_H`), and those below it in descending order (`D_L`).
+fn split_by_label(snake: &Snake, source: Node, dests: &[Node]) -> (Vec<Node>, Vec<Node>) {
+    let ls = snake.label(source);
+    let (mut high, mut low): (Vec<Node>, Vec<Node>) =
+        dests.iter().partition(|&&v| snake.label(v) > ls);
+    high.sort_by_key(|&v| snake.label(v));
+    low.sort_by_key(|&v| std::cmp::Reverse(snake.label(v)));
+    (high, low)
+}
