@@ -312,6 +312,16 @@ pub static REGISTRY: &[AlgoInfo] = &[
         summary: "dual-path's two sets split by the source's channel: up to 2n worms, one per channel",
         algorithm: &path::multi_path::MultiPath,
     },
+    AlgoInfo {
+        name: "xy-path",
+        family: Family::Path,
+        paper: "Wang, seed 001 §3.3.3 (Algorithms 3.3.1–3.3.2)",
+        support: MESH_2D,
+        model: WORMHOLE_PATH,
+        shortest_path: false,
+        summary: "the mesh split into a row path X and a column path Y from the source; one worm along each",
+        algorithm: &path::xy_path::XyPath,
+    },
 ];
 
 /// The registry row named `name`.

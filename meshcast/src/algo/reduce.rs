@@ -9,6 +9,8 @@
 //!   the split: the positive side of dimension i is `[sᵢ, kᵢ − 1]`, the negative side
 //!   `[0, sᵢ − 1]`, whose origin is one hop below the source.
 //!
+//! Path-based XY-path (seed 001 §3.3.3, stated for a corner source) uses the same mesh zones.
+//!
 //! Zones are disjoint, so their subtrees join into one tree. A zone's origin is reached from the
 //! origin of zone `b` without its highest set bit (in 2D: (0,0) → (m−1,0) → (m−1,n−1), as in the
 //! 8×8 torus example), so every destination keeps its shortest distance. At a branching node the
@@ -40,7 +42,7 @@ pub(crate) trait ZoneAlgorithm: Sync {
 }
 
 /// The zones of `shape` around `source`.
-struct Zones<'a> {
+pub(crate) struct Zones<'a> {
     shape: &'a Shape,
     source: Vec<u32>,
     /// Nodes on the positive and negative side of the source, per dimension.
@@ -49,7 +51,7 @@ struct Zones<'a> {
 }
 
 impl<'a> Zones<'a> {
-    fn new(shape: &'a Shape, source: Node) -> Zones<'a> {
+    pub(crate) fn new(shape: &'a Shape, source: Node) -> Zones<'a> {
         let source = shape.coords(source);
         let (pos, neg) = shape
             .dims()
@@ -69,7 +71,7 @@ impl<'a> Zones<'a> {
     }
 
     /// The zone of global coordinates `g` and the local coordinates inside it.
-    fn locate(&self, g: &[u32]) -> (u32, Vec<u32>) {
+    pub(crate) fn locate(&self, g: &[u32]) -> (u32, Vec<u32>) {
         let mut zone = 0u32;
         let local = g
             .iter()
@@ -94,7 +96,8 @@ impl<'a> Zones<'a> {
         (zone, local)
     }
 
-    fn extents(&self, zone: u32) -> Vec<u32> {
+    /// The sizes of `zone`, dimension by dimension.
+    pub(crate) fn extents(&self, zone: u32) -> Vec<u32> {
         (0..self.source.len())
             .map(|i| {
                 if zone >> i & 1 == 1 {
@@ -117,7 +120,8 @@ impl<'a> Zones<'a> {
         }
     }
 
-    fn global(&self, zone: u32, local: &[u32]) -> Node {
+    /// The node at local coordinates `local` of `zone`.
+    pub(crate) fn global(&self, zone: u32, local: &[u32]) -> Node {
         let g: Vec<u32> = local
             .iter()
             .enumerate()
@@ -158,13 +162,14 @@ impl<'a> Zones<'a> {
         }
     }
 
-    fn origin(&self, zone: u32) -> Node {
+    /// The node at the local origin of `zone`: the source for zone 0.
+    pub(crate) fn origin(&self, zone: u32) -> Node {
         self.global(zone, &vec![0; self.source.len()])
     }
 }
 
 /// The zone whose origin passes the message on to zone `b`'s origin.
-fn feeder(b: u32) -> u32 {
+pub(crate) fn feeder(b: u32) -> u32 {
     b & !(1 << (31 - b.leading_zeros()))
 }
 

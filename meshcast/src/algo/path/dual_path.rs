@@ -26,7 +26,7 @@
 //! assert_eq!((m.traffic, m.all_port_time), (16, 9));
 //! ```
 
-use super::{split_by_label, Worm};
+use super::{push_worm, split_by_label};
 use crate::algo::{Algorithm, Request};
 use crate::plan::{Plan, PlanKind};
 use crate::route::hamiltonian::Snake;
@@ -42,9 +42,7 @@ impl Algorithm for DualPath {
         let (high, low) = split_by_label(&snake, source, request.destinations());
         let mut plan = Plan::new(PlanKind::Path, source, request.destinations().to_vec());
         for part in [high, low].iter().filter(|p| !p.is_empty()) {
-            let mut worm = Worm::new(source);
-            worm.visit(&snake, part);
-            worm.send(&mut plan);
+            push_worm(&mut plan, &snake, source, &[], part);
         }
         plan
     }

@@ -15,51 +15,43 @@
 pub mod dual_path;
 pub mod lin;
 pub mod multi_path;
+pub mod xy_path;
 
 use crate::plan::{Hop, Plan};
 use crate::route::hamiltonian::{route, Labelling, Snake};
 use crate::topology::Node;
 
-/// A worm being built: where it started, where its header is, and the hops so far.
-struct Worm {
+/// Append one worm from `from`: first through the neighbouring nodes `via` one by one, then on
+/// to each of `dests` in turn along `R(u, v)` on `path`. It leaves a copy at each of `dests`
+/// (the last of `via` may be the first of them) and nowhere else.
+fn push_worm<P: Labelling + ?Sized>(
+    plan: &mut Plan,
+    path: &P,
     from: Node,
-    at: Node,
-    hops: Vec<Hop>,
-}
-
-impl Worm {
-    /// A worm leaving `from`.
-    fn new(from: Node) -> Worm {
-        Worm {
-            from,
-            at: from,
-            hops: Vec::new(),
-        }
+    via: &[Node],
+    dests: &[Node],
+) {
+    let mut hops: Vec<Hop> = via
+        .iter()
+        .map(|&node| Hop {
+            node,
+            drop: dests.first() == Some(&node),
+        })
+        .collect();
+    let mut at = hops.last().map_or(from, |h| h.node);
+    let rest = &dests[usize::from(dests.first() == Some(&at))..];
+    for &v in rest {
+        hops.extend(route(path, at, v).map(|node| Hop {
+            node,
+            drop: node == v,
+        }));
+        at = hops.last().map_or(from, |h| h.node);
+        assert_eq!(
+            at, v,
+            "R advances along a Hamiltonian path until it reaches v"
+        );
     }
-
-    /// One hop to the neighbour `to`, leaving a copy there if `drop`.
-    fn step(&mut self, to: Node, drop: bool) {
-        self.hops.push(Hop { node: to, drop });
-        self.at = to;
-    }
-
-    /// On to each of `dests` in turn along `R(u, v)` on `path`, leaving a copy at each.
-    fn visit<P: Labelling + ?Sized>(&mut self, path: &P, dests: &[Node]) {
-        for &v in dests {
-            for w in route(path, self.at, v) {
-                self.step(w, w == v);
-            }
-            assert_eq!(
-                self.at, v,
-                "R advances along a Hamiltonian path until it reaches v"
-            );
-        }
-    }
-
-    /// Append the worm to `plan` as one send.
-    fn send(self, plan: &mut Plan) {
-        plan.push_send(self.from, self.hops);
-    }
+    plan.push_send(from, hops);
 }
 
 /// The dual-path split (seed 003 §2; seed 001 §3.3.1): the destinations labelled above the

@@ -37,7 +37,7 @@
 //! assert_eq!((m.traffic, m.all_port_time), (14, 5));
 //! ```
 
-use super::{split_by_label, Worm};
+use super::{push_worm, split_by_label};
 use crate::algo::{Algorithm, Request};
 use crate::plan::{Plan, PlanKind};
 use crate::route::hamiltonian::Snake;
@@ -57,14 +57,10 @@ impl Algorithm for MultiPath {
         let mut plan = Plan::new(PlanKind::Path, source, request.destinations().to_vec());
         for (set, up) in [(high, true), (low, false)] {
             for (dim, group) in frame.groups(&set, up).iter().enumerate() {
-                let Some((&first, _)) = group.split_first() else {
-                    continue;
-                };
-                let hop = frame.channel(dim, up);
-                let mut worm = Worm::new(source);
-                worm.step(hop, hop == first);
-                worm.visit(&snake, &group[usize::from(hop == first)..]);
-                worm.send(&mut plan);
+                if !group.is_empty() {
+                    let channel = [frame.channel(dim, up)];
+                    push_worm(&mut plan, &snake, source, &channel, group);
+                }
             }
         }
         plan
