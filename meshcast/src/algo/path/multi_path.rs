@@ -84,24 +84,20 @@ impl<'a> SourceFrame<'a> {
         for d in (0..n.saturating_sub(1)).rev() {
             backwards[d] = backwards[d + 1] ^ (shape.coord(source, d + 1) % 2 == 1);
         }
-        let mut frame = SourceFrame {
+        let ahead = (0..n)
+            .map(|d| counted(shape, backwards[d], source, d))
+            .collect();
+        SourceFrame {
             shape,
             source,
             backwards,
-            ahead: Vec::new(),
-        };
-        frame.ahead = (0..n).map(|d| frame.along(source, d)).collect();
-        frame
+            ahead,
+        }
     }
 
     /// Coordinate `d` of `v`, counted in the direction the snake runs through the source.
     fn along(&self, v: Node, d: usize) -> u32 {
-        let x = self.shape.coord(v, d);
-        if self.backwards[d] {
-            self.shape.dims()[d] - 1 - x
-        } else {
-            x
-        }
+        counted(self.shape, self.backwards[d], v, d)
     }
 
     /// `set` (in label order) grouped by channel: for the high set (`up`), the lowest dimension
@@ -118,7 +114,9 @@ impl<'a> SourceFrame<'a> {
                         x < s
                     }
                 })
-                .expect("a node labelled differently from the source differs from it somewhere");
+                .expect(
+                    "a node labelled above (below) the source lies ahead of (behind) it somewhere",
+                );
             groups[dim].push(v);
         }
         groups
@@ -134,5 +132,43 @@ impl<'a> SourceFrame<'a> {
         self.shape
             .neighbor(self.source, dim, dir)
             .expect("a destination lies beyond the source in this dimension, so the step exists")
+    }
+}
+
+/// Coordinate `d` of `v`, counted from the far end if `backwards`.
+fn counted(shape: &Shape, backwards: bool, v: Node, d: usize) -> u32 {
+    let x = shape.coord(v, d);
+    if backwards {
+        shape.dims()[d] - 1 - x
+    } else {
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In 2D the channel split is the split at the source's column: on an even row (the snake
+    /// runs +x), high destinations right of the column leave along the row and low ones left of
+    /// it; on an odd row, mirrored. Everything else leaves along the column.
+    #[test]
+    fn two_dimensional_groups_split_at_the_source_column() {
+        let shape: Shape = "mesh:7x6".parse().unwrap();
+        let snake = Snake::new(&shape);
+        for source in shape.nodes() {
+            let frame = SourceFrame::new(&shape, source);
+            let dests: Vec<Node> = shape.nodes().filter(|&v| v != source).collect();
+            let (high, low) = split_by_label(&snake, source, &dests);
+            let (x0, even) = (shape.coord(source, 0), shape.coord(source, 1) % 2 == 0);
+            for (set, up) in [(high, true), (low, false)] {
+                let along_row = &frame.groups(&set, up)[0];
+                for v in set {
+                    let x = shape.coord(v, 0);
+                    let leaves_along_row = if up == even { x > x0 } else { x < x0 };
+                    assert_eq!(along_row.contains(&v), leaves_along_row, "{source:?} {v:?}");
+                }
+            }
+        }
     }
 }
