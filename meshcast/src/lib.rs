@@ -11,11 +11,13 @@
 //! ```
 //!
 //! * [`topology`]: n-dimensional meshes and tori, nodes, channels, distances.
-//! * [`algo`]: the [`algo::Algorithm`] trait and the [`algo::REGISTRY`] of every algorithm, with
-//!   the reductions that lift an origin-source mesh algorithm to tori and to any source.
+//! * [`algo`]: the [`algo::Algorithm`] trait and the [`algo::REGISTRY`] of every algorithm —
+//!   tree-based and path-based — with the reductions that lift an origin-source mesh algorithm
+//!   to tori and to any source.
 //! * [`plan`]: the [`plan::Plan`] every algorithm returns, and its validator.
 //! * [`route`]: unicast routing functions — the snake labelling and Hamiltonian-path routing.
-//! * [`eval`]: traffic, additional traffic, one-port and all-port store-and-forward time.
+//! * [`eval`]: traffic, additional traffic, one-port and all-port store-and-forward time,
+//!   wormhole latency.
 //! * [`schedule`]: the port order at each node — the paper's, or the optimal one.
 //!
 //! ```
