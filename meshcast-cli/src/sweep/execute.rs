@@ -116,7 +116,7 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
 }
 
 const TEMPLATE: &str =
-    "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} multicasts, {per_sec}, {eta} left";
+    "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} multicasts, {eta} left";
 
 #[cfg(test)]
 mod tests {
