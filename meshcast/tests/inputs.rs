@@ -63,3 +63,27 @@ fn unknown_and_unsupported_algorithms_are_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn algorithm_settings_are_checked() {
+    use meshcast::algo::Params;
+    let req = || Request::parse("mesh:4x4", "0,0", "1,1").unwrap();
+    let td = |td| {
+        req().with_params(Params {
+            td,
+            ..Params::default()
+        })
+    };
+    assert!(td(0.0)
+        .unwrap_err()
+        .to_string()
+        .contains("td = 0 is not allowed"));
+    assert!(td(1.5).is_err() && td(f64::NAN).is_err());
+    assert_eq!(td(1.0).unwrap().params().td, 1.0);
+    let ports = req().with_params(Params {
+        ports: 0,
+        ..Params::default()
+    });
+    assert!(ports.unwrap_err().to_string().contains("ports = 0"));
+    assert_eq!(req().params(), Params::default());
+}

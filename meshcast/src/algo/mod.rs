@@ -20,12 +20,52 @@ use crate::error::InputError;
 use crate::plan::Plan;
 use crate::topology::{Kind, Node, Shape};
 
-/// A checked multicast request: a shape, a source and a non-empty set of other nodes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Settings that some algorithms take; the defaults are the papers'. Algorithms that take none
+/// ignore them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Qualified Groups' threshold TD (seed 003), in (0, 1]; default 0.5.
+    pub td: f64,
+    /// Ports a node sends on at once in the multiport unicast algorithm (seed 002), at least 1;
+    /// default 2 (the paper's two-port architecture).
+    pub ports: u32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params { td: 0.5, ports: 2 }
+    }
+}
+
+impl Params {
+    /// Check every setting against what its paper allows.
+    pub fn check(self) -> Result<Params, InputError> {
+        if !(self.td > 0.0 && self.td <= 1.0) {
+            return Err(InputError::Setting {
+                name: "td",
+                value: self.td.to_string(),
+                allowed: "a threshold in (0, 1], e.g. 0.5",
+            });
+        }
+        if self.ports == 0 {
+            return Err(InputError::Setting {
+                name: "ports",
+                value: "0".into(),
+                allowed: "at least 1 port",
+            });
+        }
+        Ok(self)
+    }
+}
+
+/// A checked multicast request: a shape, a source, a non-empty set of other nodes, and the
+/// settings of the algorithms that take any.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     shape: Shape,
     source: Node,
     destinations: Vec<Node>,
+    params: Params,
 }
 
 impl Request {
@@ -50,7 +90,21 @@ impl Request {
             shape,
             source,
             destinations,
+            params: Params::default(),
         })
+    }
+
+    /// The same request with other algorithm settings, checked.
+    pub fn with_params(self, params: Params) -> Result<Request, InputError> {
+        Ok(Request {
+            params: params.check()?,
+            ..self
+        })
+    }
+
+    /// The algorithm settings.
+    pub fn params(&self) -> Params {
+        self.params
     }
 
     /// Parse a request from the command-line forms: `mesh:8x8`, `0,0`, `"4,6 6,6 0,2"`.
