@@ -8,7 +8,9 @@
 //!   sends) this is exactly "each branching node sends to one neighbour per hop".
 //! * **wormhole** latency ([`wormhole_latency`]): start-up + the longest worm path to a
 //!   destination + the message length in flits (eqs. 2.1.10–2.1.11), under one-port or all-port
-//!   injection.
+//!   injection;
+//! * **circuit-switching** and **virtual cut-through** latency ([`circuit_switching_latency`],
+//!   [`cut_through_latency`]): eqs. 2.1.4–2.1.5, the control packet or the header paid per hop.
 //!
 //! The models never look at which algorithm made the plan.
 
@@ -175,6 +177,115 @@ impl Metrics {
     }
 }
 
+/// Circuit switching (seed 001 eq. 2.1.4, `(L_c/B)·D + L/B`), in cycles with a flit crossing a
+/// channel in one cycle: a control packet of `control` flits sets up a circuit over a send's
+/// whole route, then the `L` flits of the message cross it. Every node the send drops a copy at
+/// holds the message `startup + control·D + L` after the send starts, `D` the send's length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CircuitSwitching {
+    /// Start-up latency of every send.
+    pub startup: u32,
+    /// Length `L_c` of the control packet, in flits.
+    pub control: u32,
+    /// Message length `L` in flits.
+    pub length: u32,
+    /// Under [`Port::One`] a node's next send waits until its circuit is released.
+    pub port: Port,
+}
+
+/// Virtual cut-through (seed 001 eq. 2.1.5, `(L_h/B)·D + L/B`), in cycles: each node reads the
+/// `header` flits before the packet cuts through, so the node `j` hops down a send holds the
+/// message `startup + header·j + L` after the send starts. With a one-flit header this is the
+/// wormhole model ([`Wormhole`]): without contention the two differ only in buffer space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CutThrough {
+    /// Start-up latency of every send.
+    pub startup: u32,
+    /// Length `L_h` of the header, in flits.
+    pub header: u32,
+    /// Message length `L` in flits.
+    pub length: u32,
+    /// Under [`Port::One`] a node's next send leaves `startup + L` after the previous one.
+    pub port: Port,
+}
+
+/// Circuit-switching latency of a valid plan: the time the last destination holds the message.
+///
+/// Each send is one circuit from its sender to its last hop; a node that forwards the message
+/// (a chain of sends) sets up its circuits once it holds the whole message.
+///
+/// ```
+/// use meshcast::eval::{circuit_switching_latency, CircuitSwitching, Port};
+/// use meshcast::plan::{Hop, Plan, PlanKind};
+/// use meshcast::topology::Shape;
+/// let s: Shape = "mesh:4x4".parse().unwrap();
+/// let n = |c: &[u32]| s.node(c).unwrap();
+/// let mut plan = Plan::new(PlanKind::Unicast, n(&[0, 0]), vec![n(&[2, 0])]);
+/// plan.push_send(n(&[0, 0]), [Hop { node: n(&[1, 0]), drop: false }, Hop { node: n(&[2, 0]), drop: true }]);
+/// let cs = CircuitSwitching { startup: 5, control: 4, length: 20, port: Port::All };
+/// assert_eq!(circuit_switching_latency(&plan, &s, cs), 5 + 4 * 2 + 20);
+/// ```
+pub fn circuit_switching_latency(plan: &Plan, shape: &Shape, model: CircuitSwitching) -> u32 {
+    let circuit = |hops: u32| {
+        model
+            .startup
+            .saturating_add(model.control.saturating_mul(hops))
+            .saturating_add(model.length)
+    };
+    switched_completion(plan, shape, model.port, circuit, |hops, _| circuit(hops))
+}
+
+/// Virtual cut-through latency of a valid plan: the time the last destination holds the message.
+///
+/// ```
+/// use meshcast::eval::{cut_through_latency, CutThrough, Port};
+/// use meshcast::plan::{Hop, Plan, PlanKind};
+/// use meshcast::topology::Shape;
+/// let s: Shape = "mesh:4x4".parse().unwrap();
+/// let n = |c: &[u32]| s.node(c).unwrap();
+/// let mut plan = Plan::new(PlanKind::Path, n(&[0, 0]), vec![n(&[1, 0]), n(&[3, 0])]);
+/// let drop = |c: &[u32], drop| Hop { node: n(c), drop };
+/// plan.push_send(n(&[0, 0]), [drop(&[1, 0], true), drop(&[2, 0], false), drop(&[3, 0], true)]);
+/// let vct = CutThrough { startup: 5, header: 2, length: 20, port: Port::All };
+/// assert_eq!(cut_through_latency(&plan, &s, vct), 5 + 2 * 3 + 20);
+/// ```
+pub fn cut_through_latency(plan: &Plan, shape: &Shape, model: CutThrough) -> u32 {
+    let busy = model.startup.saturating_add(model.length);
+    let arrive = |_, j: u32| busy.saturating_add(model.header.saturating_mul(j));
+    switched_completion(plan, shape, model.port, |_| busy, arrive)
+}
+
+/// The completion time of `plan` when a send of `n` hops keeps its sender's port busy for
+/// `busy(n)` (one-port) and the node `j` hops down it holds the message `arrive(n, j)` after the
+/// send starts.
+fn switched_completion(
+    plan: &Plan,
+    shape: &Shape,
+    port: Port,
+    busy: impl Fn(u32) -> u32,
+    arrive: impl Fn(u32, u32) -> u32,
+) -> u32 {
+    let mut held = vec![NEVER; shape.len()];
+    let mut free = vec![0u32; shape.len()];
+    held[plan.source().index()] = 0;
+    for send in plan.sends() {
+        let v = send.from.index();
+        let hops = send.hops.len() as u32;
+        let start = match port {
+            Port::One => held[v].max(free[v]),
+            Port::All => held[v],
+        };
+        free[v] = start.saturating_add(busy(hops));
+        for (j, hop) in send.hops.iter().enumerate() {
+            if hop.drop {
+                held[hop.node.index()] = start.saturating_add(arrive(hops, j as u32 + 1));
+            }
+        }
+    }
+    let at = |d: &Node| Some(held[d.index()]).filter(|&t| t != NEVER);
+    plan.destinations().iter().filter_map(at).max().unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +340,90 @@ mod tests {
         };
         let saf = Metrics::of(&p, &s);
         assert_eq!(wormhole_latency(&p, &s, zero), saf.all_port_time);
+    }
+
+    /// Two worms from the source, the first chained on by a unicast from its end.
+    fn chain() -> (Shape, Plan) {
+        let s: Shape = "mesh:5x5".parse().unwrap();
+        let n = |c: &[u32]| s.node(c).unwrap();
+        let hop = |c: &[u32], drop| Hop { node: n(c), drop };
+        let dests = vec![n(&[1, 0]), n(&[3, 0]), n(&[0, 1]), n(&[3, 2])];
+        let mut p = Plan::new(PlanKind::Path, n(&[0, 0]), dests);
+        let first = [hop(&[1, 0], true), hop(&[2, 0], false), hop(&[3, 0], true)];
+        p.push_send(n(&[0, 0]), first);
+        p.push_send(n(&[0, 0]), [hop(&[0, 1], true)]);
+        p.push_send(n(&[3, 0]), [hop(&[3, 1], false), hop(&[3, 2], true)]);
+        (s, p)
+    }
+
+    #[test]
+    fn circuit_switching_sets_up_each_circuit_to_its_end() {
+        let (s, p) = chain();
+        let all = CircuitSwitching {
+            startup: 2,
+            control: 5,
+            length: 10,
+            port: Port::All,
+        };
+        // (3,0) at 2 + 5·3 + 10 = 27; (3,2) a second circuit later: 27 + 2 + 5·2 + 10.
+        assert_eq!(circuit_switching_latency(&p, &s, all), 27 + 22);
+        // One-port: the source's second circuit waits for the first (27) and ends at 44; the
+        // chain from (3,0) still ends at 49.
+        let one = CircuitSwitching {
+            port: Port::One,
+            ..all
+        };
+        assert_eq!(circuit_switching_latency(&p, &s, one), 49);
+        let short = CircuitSwitching {
+            control: 0,
+            length: 10,
+            ..one
+        };
+        // Circuits of 12 cycles: (3,0) at 12, then (0,1) and (3,2) both at 24.
+        assert_eq!(circuit_switching_latency(&p, &s, short), 24);
+    }
+
+    #[test]
+    fn cut_through_pays_the_header_per_hop() {
+        let (s, p) = chain();
+        let vct = CutThrough {
+            startup: 2,
+            header: 4,
+            length: 10,
+            port: Port::All,
+        };
+        // (3,0) at 2 + 4·3 + 10 = 24, then 24 + 2 + 4·2 + 10 = 44.
+        assert_eq!(cut_through_latency(&p, &s, vct), 44);
+    }
+
+    /// With a one-flit header, virtual cut-through is the wormhole model, whatever the plan.
+    #[test]
+    fn cut_through_with_a_one_flit_header_is_wormhole() {
+        let req =
+            crate::algo::Request::parse("mesh:6x5", "2,1", "0,0 5,4 3,3 1,4 4,0 0,3").unwrap();
+        for info in crate::algo::REGISTRY
+            .iter()
+            .filter(|a| a.support.covers(req.shape()))
+        {
+            let plan = info.route(&req).unwrap();
+            for port in [Port::One, Port::All] {
+                let vct = CutThrough {
+                    startup: 3,
+                    header: 1,
+                    length: 7,
+                    port,
+                };
+                let wh = Wormhole {
+                    startup: 3,
+                    length: 7,
+                    port,
+                };
+                let (a, b) = (
+                    cut_through_latency(&plan, req.shape(), vct),
+                    wormhole_latency(&plan, req.shape(), wh),
+                );
+                assert_eq!(a, b, "{} {port:?}", info.name);
+            }
+        }
     }
 }
