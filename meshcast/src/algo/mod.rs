@@ -376,6 +376,34 @@ pub static REGISTRY: &[AlgoInfo] = &[
         summary: "the mesh split into a row path X and a column path Y from the source; one worm along each",
         algorithm: &path::xy_path::XyPath,
     },
+    AlgoInfo {
+        name: "column-path",
+        family: Family::Path,
+        paper: "Boppana, Chalasani & Raghavendra (1994/1998), as in seed 003 §2",
+        support: Support {
+            mesh: true,
+            torus: false,
+            only_dims: None,
+        },
+        model: WORMHOLE_PATH,
+        shortest_path: true,
+        summary: "destinations split by column and side of the source's row: at most two dimension-ordered worms per column",
+        algorithm: &path::column_path::ColumnPath,
+    },
+    AlgoInfo {
+        name: "qg",
+        family: Family::Path,
+        paper: "Al-Dubai, Ould-Khaoua & Romdhani (2007), seed 003 §3 (Phases 1–4, Definitions 3–8)",
+        support: Support {
+            mesh: true,
+            torus: false,
+            only_dims: None,
+        },
+        model: WORMHOLE_PATH,
+        shortest_path: false,
+        summary: "qualified groups of comparable weight (threshold TD); the source reaches one representative per group, which covers the group",
+        algorithm: &path::qg::Qg,
+    },
 ];
 
 /// The registry row named `name`.

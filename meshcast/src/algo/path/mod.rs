@@ -10,11 +10,16 @@
 //! destinations by their label on it, and route from one destination to the next with the
 //! Hamiltonian-path routing function `R(u, v)` of [`crate::route::hamiltonian`], so labels only
 //! ever grow (or only ever fall) along a worm. `lin`, `dual-path` and `multi-path` use the snake
-//! labelling of the whole shape; `xy-path` builds two base paths of its own.
+//! labelling of the whole shape; `xy-path` builds two base paths of its own. `column-path`
+//! (seed 003 §2) instead sends up to two worms per column along dimension-ordered routes, and
+//! `qg` (seed 003 §3) sends in two message-passing steps: dual-path worms from the source to one
+//! representative per group, then from each representative through its group.
 
+pub mod column_path;
 pub mod dual_path;
 pub mod lin;
 pub mod multi_path;
+pub mod qg;
 pub mod xy_path;
 
 use crate::plan::{Hop, Plan};
