@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use meshcast::eval::{Port, Wormhole};
 
 const TOP_EXAMPLES: &str = "\
 Examples:
@@ -94,11 +95,16 @@ Unit (K, run) draws its source and destinations from its own random stream of --
 algorithm sees the same multicasts and the results do not depend on the thread count or shards.
 Statistics: mean, sample sd, n and Student-t 95% confidence interval per K; the \"mean\" row is
 seed 001 Definition 4.1.1 (every sample of every K); paired differences a - b between algorithms
-have their own paired CI. Formats of --out, shard and state files: docs/SWEEPS.md.
+have their own paired CI. --model wormhole adds the wormhole latency (start-up + longest worm
+path + L, in cycles) of path- and unicast-based algorithms. Formats of --out, shard and state
+files: docs/SWEEPS.md.
 
 Examples:
   # seed 001's 2D mesh experiment: the table on stdout, every number in a CSV, three plots
   meshcast sweep --topology mesh:20x20 --algos vh,diag,dds,min --k 10:380:10 --runs 1000 --seed 1 --out r.csv --plot r.svg
+
+  # seed 001 §4.3: XY-path against Lin under wormhole switching (L = 20 flits, all-port)
+  meshcast sweep --topology mesh:20x20 --algos xy-path,lin --k 10:370:10 --model wormhole --length 20 --startup 0
 
   # every algorithm that supports the torus, sources anywhere, best port order
   meshcast sweep --topology torus:8x8 --algos all --k 5,10,20:60:20 --runs 200 --placement random --schedule optimal
@@ -144,6 +150,12 @@ pub struct SweepArgs {
     /// The port order the one-port times are measured with.
     #[arg(long, value_enum, default_value_t = ScheduleArg::Paper)]
     pub schedule: ScheduleArg,
+    /// Measure every plan store-and-forward (one-port and all-port time, traffic); `wormhole`
+    /// also measures the wormhole latency of path- and unicast-based plans.
+    #[arg(long, value_enum, default_value_t = ModelArg::StoreAndForward)]
+    pub model: ModelArg,
+    #[command(flatten)]
+    pub wormhole: WormholeArgs,
     /// Also write every statistic to FILE.csv or FILE.json (one record per algorithm, K and
     /// metric). With --shard: the shard file, FILE.json, for `meshcast merge`.
     #[arg(long, value_name = "FILE")]
@@ -176,6 +188,81 @@ pub struct MergeArgs {
     /// Also plot time, traffic and additional traffic against K, to FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+}
+
+/// `--model` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModelArg {
+    /// Store-and-forward metrics only.
+    StoreAndForward,
+    /// Also the wormhole latency of path- and unicast-based plans (--length, --startup, --port).
+    Wormhole,
+}
+
+/// The wormhole model's flags (seed 001 §2.1.2.4, eqs. 2.1.10–2.1.11): a send reaches the node
+/// `j` hops down its route `startup + j + L` cycles after it starts.
+#[derive(Debug, Args)]
+pub struct WormholeArgs {
+    /// Wormhole model: message length L in flits [default: 20, as seed 001 §4.3].
+    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(1..=MAX_CYCLES))]
+    pub length: Option<u32>,
+    /// Wormhole model: start-up latency of every send, in cycles [default: 0, as seed 001 §4.3;
+    /// seed 003 simulates 33].
+    #[arg(long, value_name = "CYCLES", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
+    pub startup: Option<u32>,
+    /// Wormhole model: a node injects all its worms at once, or one after the other
+    /// [default: all, as seed 001 §4.3].
+    #[arg(long, value_enum, value_name = "PORTS")]
+    pub port: Option<PortArg>,
+}
+
+/// The largest `--length` and `--startup`: large enough for any study, small enough that no
+/// latency comes near `u32::MAX`.
+const MAX_CYCLES: i64 = 1_000_000;
+
+impl WormholeArgs {
+    /// The model the flags give, the defaults of seed 001 §4.3 for the flags left out.
+    pub fn model(&self) -> Wormhole {
+        Wormhole {
+            startup: self.startup.unwrap_or(0),
+            length: self.length.unwrap_or(20),
+            port: self.port.unwrap_or(PortArg::All).into(),
+        }
+    }
+
+    /// The first wormhole flag given on the command line, with its value.
+    pub fn first_given(&self) -> Option<String> {
+        let length = self.length.map(|l| format!("--length {l}"));
+        let startup = self.startup.map(|s| format!("--startup {s}"));
+        let port = self.port.map(|p| format!("--port {}", port_name(p.into())));
+        length.or(startup).or(port)
+    }
+}
+
+/// `--port` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PortArg {
+    /// One worm at a time per node, each `startup + L` after the previous one.
+    One,
+    /// All of a node's worms at once.
+    All,
+}
+
+impl From<PortArg> for Port {
+    fn from(p: PortArg) -> Port {
+        match p {
+            PortArg::One => Port::One,
+            PortArg::All => Port::All,
+        }
+    }
+}
+
+/// The name of a port model as `--port` and the reports spell it.
+pub fn port_name(port: Port) -> &'static str {
+    match port {
+        Port::One => "one",
+        Port::All => "all",
+    }
 }
 
 /// `--placement` values.

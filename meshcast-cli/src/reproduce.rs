@@ -109,6 +109,7 @@ fn sweep(topology: &str, algos: &[&str], ks: Vec<usize>, runs: u32, seed: u64) -
         runs,
         seed,
         schedule: Schedule::Paper,
+        wormhole: None,
     })
 }
 

@@ -97,7 +97,7 @@ fn the_csv_does_not_depend_on_the_thread_count() {
     assert_eq!(one, csv("2"));
     let text = String::from_utf8(one).unwrap();
     let header =
-        "topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high";
+        "topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high,length,startup,port";
     assert_eq!(text.lines().next(), Some(header));
     // (3 algorithms + 3 pairs) × (3 K + overall) × 4 metrics, and the header.
     assert_eq!(text.lines().count(), 6 * 4 * 4 + 1);
@@ -148,7 +148,7 @@ fn shards_merge_to_the_unsharded_sweep_byte_for_byte() {
         "{e}"
     );
     let e = refused(&["merge", &whole]);
-    assert!(e.contains("is not a meshcast.sweep-tally/1 file"), "{e}");
+    assert!(e.contains("is not a meshcast.sweep-tally/2 file"), "{e}");
 }
 
 #[test]
@@ -261,6 +261,165 @@ fn bad_settings_are_refused_before_anything_runs() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.starts_with("error: invalid value '0' for '--runs <N>'"),
+        "{stderr}"
+    );
+}
+
+/// The small sweep under the wormhole model, a tree algorithm beside two path-based ones.
+const WORMHOLE: [(&str, &str); 5] = [
+    ("--algos", "vh,dual-path,multi-path"),
+    ("--model", "wormhole"),
+    ("--length", "8"),
+    ("--startup", "3"),
+    ("--port", "one"),
+];
+
+fn wormhole<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    [&WORMHOLE[..], extra].concat()
+}
+
+#[test]
+fn wormhole_latency_is_recorded_for_path_based_algorithms_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(dir.path(), "w.csv");
+    let text = sweep(&wormhole(&[("--out", &out)]));
+    assert!(
+        text.contains("\nwormhole model: L = 8 flits, start-up 3 cycles, one-port\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nwormhole latency (cycles)\n\nK     dual-path mean"),
+        "only the path-based algorithms have a column: {text}"
+    );
+    assert_eq!(text.matches("\nmean ").count(), 5, "{text}");
+    let vh_dp = text
+        .lines()
+        .find(|l| l.starts_with("vh - dual-path "))
+        .unwrap();
+    assert!(vh_dp.ends_with('–'), "no latency for a tree: {vh_dp}");
+    let csv = read(&out);
+    // Rows: vh 4 metrics, dual-path and multi-path 5, pairs with vh 4, dual-path - multi-path 5;
+    // each per K (3) and overall.
+    assert_eq!(csv.lines().count(), (4 + 5 + 5 + 4 + 4 + 5) * 4 + 1);
+    let latency: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.contains(",wormhole_latency,"))
+        .collect();
+    assert_eq!(latency.len(), 3 * 4);
+    assert!(
+        latency.iter().all(|l| l.ends_with(",8,3,one")),
+        "{latency:?}"
+    );
+    assert!(!latency.iter().any(|l| l.contains(",vh,")), "{latency:?}");
+    assert!(
+        csv.lines().nth(1).unwrap().ends_with(",,,"),
+        "other metrics: no model"
+    );
+}
+
+#[test]
+fn wormhole_sweeps_merge_and_resume_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = path(dir.path(), "whole.json");
+    let text = sweep(&wormhole(&[("--out", &whole)]));
+    let single = path(dir.path(), "single.json");
+    ok(meshcast(&args(&wormhole(&[("--out", &single)])), "1"));
+    assert_eq!(read(&single), read(&whole), "one thread or two");
+
+    let shards: Vec<String> = (0..2)
+        .map(|i| path(dir.path(), &format!("s{i}.json")))
+        .collect();
+    for (i, shard) in shards.iter().enumerate() {
+        sweep(&wormhole(&[
+            ("--shard", &format!("{i}/2")),
+            ("--out", shard),
+        ]));
+    }
+    let tally = read(&shards[0]);
+    for field in [
+        "\"schema\": \"meshcast.sweep-tally/2\"",
+        "\"port\": \"one\"",
+        "\"wormhole_latency\": [",
+    ] {
+        assert!(tally.contains(field), "{field}: {tally}");
+    }
+    let merged = path(dir.path(), "merged.json");
+    let merge = ["merge", &shards[0], &shards[1], "--out", &merged];
+    assert_eq!(ok(meshcast(&merge, "2")), text);
+    assert_eq!(read(&merged), read(&whole));
+
+    // An interrupted run whose state file holds K = 4 only, resumed.
+    let all = path(dir.path(), "all.json");
+    sweep(&wormhole(&[("--shard", "0/1"), ("--out", &all)]));
+    let mut state: Value = serde_json::from_str(&read(&all)).unwrap();
+    state["points"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|p| p["k"] == 4);
+    fs::write(path(dir.path(), "resumed.partial.json"), state.to_string()).unwrap();
+    let out = path(dir.path(), "resumed.json");
+    assert_eq!(
+        sweep(&wormhole(&[("--out", &out), ("--resume", "-")])),
+        text
+    );
+    assert_eq!(read(&out), read(&whole));
+
+    // Another model is another sweep.
+    let other = path(dir.path(), "other.json");
+    sweep(&wormhole(&[
+        ("--length", "9"),
+        ("--shard", "1/2"),
+        ("--out", &other),
+    ]));
+    let e = refused(&["merge", &shards[0], &other]);
+    assert!(e.contains("wormhole model differs"), "{e}");
+}
+
+#[test]
+fn old_tally_files_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = path(dir.path(), "s.json");
+    sweep(&[("--shard", "0/2"), ("--out", &shard)]);
+    let v1 = read(&shard).replace("meshcast.sweep-tally/2", "meshcast.sweep-tally/1");
+    fs::write(&shard, v1).unwrap();
+    let e = refused(&["merge", &shard]);
+    assert!(
+        e.contains("is a meshcast.sweep-tally/1 file, written by an older meshcast"),
+        "{e}"
+    );
+    assert!(e.contains("run that sweep or shard again"), "{e}");
+}
+
+#[test]
+fn tallies_must_be_those_of_the_measured_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = path(dir.path(), "s.json");
+    sweep(&wormhole(&[("--shard", "0/1"), ("--out", &shard)]));
+    let mut file: Value = serde_json::from_str(&read(&shard)).unwrap();
+    let vh = &mut file["points"][0]["algorithms"][0]["tallies"];
+    vh["wormhole_latency"] = serde_json::json!([4, 100, 2600]);
+    fs::write(&shard, file.to_string()).unwrap();
+    let e = refused(&["merge", &shard]);
+    assert!(
+        e.contains("K = 1: vh: a wormhole_latency tally, which this sweep does not measure"),
+        "{e}"
+    );
+}
+
+#[test]
+fn wormhole_flags_need_the_wormhole_model() {
+    let e = refused(&args(&[("--length", "64")]));
+    assert!(
+        e.contains("--length 64: --length, --startup and --port set the wormhole model: add --model wormhole"),
+        "{e}"
+    );
+    let e = refused(&args(&[("--port", "one")]));
+    assert!(e.contains("--port one:"), "{e}");
+    let out = meshcast(&args(&wormhole(&[("--length", "0")])), "2");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: invalid value '0' for '--length <FLITS>'"),
         "{stderr}"
     );
 }

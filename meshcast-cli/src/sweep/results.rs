@@ -1,30 +1,41 @@
 //! A finished sweep as flat records (`--out FILE.csv` or `FILE.json`) and as plot panels
 //! (`--plot`).
 //!
-//! One [`Record`] per algorithm (or pair of algorithms), K (or the overall "mean") and metric.
+//! One [`Record`] per algorithm (or pair of algorithms), K (or the overall "mean") and metric it
+//! is measured by (wormhole latency: path- and unicast-based algorithms, `--model wormhole`).
 //! Everything is computed from the exact tallies, so the same sweep gives the same bytes however
 //! it was run: on any number of threads, in shards, or resumed.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use meshcast::algo::Family;
+use meshcast::eval::Wormhole;
 use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
 use serde::Serialize;
 
 use super::settings::placement_name;
-use super::tally_file::pair_names;
+use super::tally_file::{measured, pair_names};
+use crate::args::port_name;
 use crate::output;
 use crate::plot::{self, Curve, Panel};
 use crate::report::schedule_name;
 
-/// The metrics in report order: the theses' three, then all-port time.
-pub const METRICS: [Metric; 4] = [
+/// The metrics in report order: the theses' three, all-port time, then wormhole latency.
+const ORDER: [Metric; Metric::COUNT] = [
     Metric::OnePortTime,
     Metric::Traffic,
     Metric::AdditionalTraffic,
     Metric::AllPortTime,
+    Metric::WormholeLatency,
 ];
+
+/// The metrics `sweep` measures, in report order.
+pub fn metrics(sweep: &Sweep) -> Vec<Metric> {
+    let measured = sweep.metrics();
+    ORDER.into_iter().filter(|m| measured.contains(m)).collect()
+}
 
 /// How a metric is headed in tables and plots.
 pub fn heading(metric: Metric) -> String {
@@ -33,8 +44,19 @@ pub fn heading(metric: Metric) -> String {
         Metric::AllPortTime => "all-port time",
         Metric::Traffic => "traffic",
         Metric::AdditionalTraffic => "additional traffic",
+        Metric::WormholeLatency => "wormhole latency",
     };
     format!("{name} ({})", metric.unit())
+}
+
+/// `L = 20 flits, start-up 0 cycles, all-port`.
+pub fn model_text(w: Wormhole) -> String {
+    format!(
+        "L = {} flits, start-up {} cycles, {}-port",
+        w.length,
+        w.startup,
+        port_name(w.port)
+    )
 }
 
 /// One statistic: a row of the CSV file, an element of the JSON array.
@@ -68,10 +90,17 @@ pub struct Record {
     pub ci_low: Option<f64>,
     /// Upper end.
     pub ci_high: Option<f64>,
+    /// Wormhole latency records: the message length in flits; empty (null) for other metrics.
+    pub length: Option<u32>,
+    /// Wormhole latency records: the start-up latency in cycles; empty (null) otherwise.
+    pub startup: Option<u32>,
+    /// Wormhole latency records: `one` or `all`; empty (null) otherwise.
+    pub port: Option<&'static str>,
 }
 
 /// Every record of the sweep: per K (ascending), then the overall mean; within each, the
-/// algorithms in sweep order, then the pairs; within each, the metrics in [`METRICS`] order.
+/// algorithms in sweep order, then the pairs; within each, the metrics it is measured by in
+/// [`metrics`] order.
 pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
     let names: Vec<String> = sweep
         .algorithms
@@ -92,11 +121,14 @@ pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
         (Some(p.k), all)
     });
     let overall = [(None, [tally.overall(), overall_pairs(tally)].concat())];
+    let measured = measured(sweep);
+    let metrics = metrics(sweep);
     let mut out = Vec::new();
     for (k, tallies) in points.chain(overall) {
-        for ((algorithm, versus), t) in rows.iter().zip(&tallies) {
-            for metric in METRICS {
+        for (((algorithm, versus), t), has) in rows.iter().zip(&tallies).zip(&measured) {
+            for &metric in metrics.iter().filter(|&&m| has[m as usize]) {
                 let s = t[metric as usize].summary();
+                let model = sweep.wormhole.filter(|_| metric == Metric::WormholeLatency);
                 out.push(Record {
                     topology: sweep.shape.to_string(),
                     placement: placement_name(sweep.placement),
@@ -112,6 +144,9 @@ pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
                     sd: finite(s.sd),
                     ci_low: finite(s.ci_low),
                     ci_high: finite(s.ci_high),
+                    length: model.map(|w| w.length),
+                    startup: model.map(|w| w.startup),
+                    port: model.map(|w| port_name(w.port)),
                 });
             }
         }
@@ -199,23 +234,19 @@ fn json_bytes(records: &[Record]) -> Result<Vec<u8>> {
     Ok(format!("[\n{}\n]\n", lines.join(",\n")).into_bytes())
 }
 
-/// Plot one-port time, traffic and additional traffic against K: one curve per algorithm with
-/// its 95% confidence interval.
+/// Plot the times, traffic and additional traffic against K: one curve per algorithm measured
+/// by the metric, with its 95% confidence interval.
 pub fn write_plot(path: &Path, sweep: &Sweep, tally: &SweepTally) -> Result<()> {
-    let panel = |metric: Metric, title: &str| Panel {
-        title: title.to_string(),
+    let panel = |metric: Metric| Panel {
+        title: match metric {
+            Metric::AdditionalTraffic => "average additional traffic (links)".to_string(),
+            _ => heading(metric),
+        },
         y_label: metric.unit().to_string(),
         curves: curves(sweep, tally, metric),
     };
-    let panels = [
-        panel(Metric::OnePortTime, "one-port time (hops)"),
-        panel(Metric::Traffic, "traffic (links)"),
-        panel(
-            Metric::AdditionalTraffic,
-            "average additional traffic (links)",
-        ),
-    ];
-    let title = format!(
+    let panels: Vec<Panel> = plotted(sweep).into_iter().map(panel).collect();
+    let mut title = format!(
         "{}, {} runs per K, source {}, schedule {}, seed {}",
         sweep.shape,
         sweep.runs,
@@ -223,8 +254,25 @@ pub fn write_plot(path: &Path, sweep: &Sweep, tally: &SweepTally) -> Result<()> 
         schedule_name(sweep.schedule),
         sweep.seed
     );
+    if let Some(w) = sweep.wormhole {
+        title += &format!(", wormhole {}", model_text(w));
+    }
     plot::write_plot(path, &title, "destinations K", &panels)
         .with_context(|| format!("cannot write the plot '{}'", path.display()))
+}
+
+/// The panels of the plot: the time of the model (one-port time, and wormhole latency under a
+/// wormhole model; one-port time is left out when a wormhole sweep has no tree algorithm),
+/// traffic and additional traffic.
+fn plotted(sweep: &Sweep) -> Vec<Metric> {
+    let trees = sweep.algorithms.iter().any(|a| a.family == Family::Tree);
+    let measured = sweep.metrics();
+    let one_port = (sweep.wormhole.is_none() || trees).then_some(Metric::OnePortTime);
+    let latency = measured
+        .contains(&Metric::WormholeLatency)
+        .then_some(Metric::WormholeLatency);
+    let traffic = [Metric::Traffic, Metric::AdditionalTraffic];
+    one_port.into_iter().chain(latency).chain(traffic).collect()
 }
 
 fn curves(sweep: &Sweep, tally: &SweepTally, metric: Metric) -> Vec<Curve> {
@@ -233,6 +281,7 @@ fn curves(sweep: &Sweep, tally: &SweepTally, metric: Metric) -> Vec<Curve> {
         (k as f64, s.mean, ci(s.ci_low), ci(s.ci_high))
     };
     (0..sweep.algorithms.len())
+        .filter(|&a| sweep.measures(sweep.algorithms[a], metric))
         .map(|a| Curve {
             label: sweep.algorithms[a].name.to_string(),
             points: tally
@@ -260,6 +309,7 @@ mod tests {
             runs,
             seed: 5,
             schedule: Schedule::Optimal,
+            wormhole: None,
         }
     }
 
@@ -288,7 +338,7 @@ mod tests {
         let r = records(&s, &s.run(Shard::WHOLE, &|_| {}).unwrap());
         assert_eq!((r[0].sd, r[0].ci_low), (None, None));
         let csv = String::from_utf8(csv_bytes(&r[..1]).unwrap()).unwrap();
-        assert!(csv.starts_with("topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high\n"), "{csv}");
+        assert!(csv.starts_with("topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high,length,startup,port\n"), "{csv}");
         assert!(csv.contains(",,,\n"), "empty sd and CI: {csv}");
         let json: serde_json::Value = serde_json::from_slice(&json_bytes(&r).unwrap()).unwrap();
         assert_eq!(json.as_array().unwrap().len(), r.len());

@@ -9,13 +9,14 @@ use std::collections::BTreeSet;
 
 use anyhow::{anyhow, bail, Context, Result};
 use meshcast::algo::{self, AlgoInfo, REGISTRY};
+use meshcast::eval::{Port, Wormhole};
 use meshcast::experiment::sweep::{Placement, Sweep};
 use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{PlacementArg, ScheduleArg, SweepArgs};
+use crate::args::{port_name, ModelArg, PlacementArg, ScheduleArg, SweepArgs};
 use crate::report::schedule_name;
 
 /// The most destination counts one sweep takes (a guard against `--k 1:4000000000`).
@@ -30,6 +31,13 @@ pub fn sweep_of(args: &SweepArgs) -> Result<Sweep> {
     let algorithms =
         algorithms(&args.algos, &shape).with_context(|| format!("--algos '{}'", args.algos))?;
     let ks = destination_counts(&args.k).with_context(|| format!("--k '{}'", args.k))?;
+    let wormhole = match (args.model, args.wormhole.first_given()) {
+        (ModelArg::Wormhole, _) => Some(args.wormhole.model()),
+        (ModelArg::StoreAndForward, None) => None,
+        (ModelArg::StoreAndForward, Some(flag)) => bail!(
+            "{flag}: --length, --startup and --port set the wormhole model: add --model wormhole"
+        ),
+    };
     let sweep = Sweep {
         shape,
         placement: match args.placement {
@@ -44,6 +52,7 @@ pub fn sweep_of(args: &SweepArgs) -> Result<Sweep> {
             ScheduleArg::Paper => Schedule::Paper,
             ScheduleArg::Optimal => Schedule::Optimal,
         },
+        wormhole,
     };
     checked(sweep, &args.k, &args.algos)
 }
@@ -147,6 +156,45 @@ pub struct Settings {
     pub placement: String,
     /// `paper` or `optimal`.
     pub schedule: String,
+    /// The wormhole model of `--model wormhole`; null for store-and-forward only.
+    pub wormhole: Option<WormholeSettings>,
+}
+
+/// The wormhole model as files record it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WormholeSettings {
+    /// Start-up latency of every send, in cycles.
+    pub startup: u32,
+    /// Message length in flits.
+    pub length: u32,
+    /// `one` or `all`.
+    pub port: String,
+}
+
+impl WormholeSettings {
+    fn of(model: Wormhole) -> WormholeSettings {
+        WormholeSettings {
+            startup: model.startup,
+            length: model.length,
+            port: port_name(model.port).to_string(),
+        }
+    }
+
+    fn model(&self) -> Result<Wormhole> {
+        let port = match self.port.as_str() {
+            "one" => Port::One,
+            "all" => Port::All,
+            other => bail!("wormhole port '{other}' is not one or all"),
+        };
+        if self.length == 0 {
+            bail!("wormhole length 0: a message has at least 1 flit");
+        }
+        Ok(Wormhole {
+            startup: self.startup,
+            length: self.length,
+            port,
+        })
+    }
 }
 
 impl Settings {
@@ -165,6 +213,7 @@ impl Settings {
             seed: sweep.seed,
             placement: placement_name(sweep.placement).to_string(),
             schedule: schedule_name(sweep.schedule).to_string(),
+            wormhole: sweep.wormhole.map(WormholeSettings::of),
         }
     }
 
@@ -191,6 +240,11 @@ impl Settings {
                 "optimal" => Schedule::Optimal,
                 other => bail!("schedule '{other}' is not paper or optimal"),
             },
+            wormhole: self
+                .wormhole
+                .as_ref()
+                .map(WormholeSettings::model)
+                .transpose()?,
         };
         sweep.check()?;
         Ok(sweep)
@@ -207,6 +261,7 @@ impl Settings {
             ("seed", self.seed != other.seed),
             ("placement", self.placement != other.placement),
             ("schedule", self.schedule != other.schedule),
+            ("wormhole model", self.wormhole != other.wormhole),
         ];
         differs.iter().find(|(_, d)| *d).map(|(name, _)| *name)
     }

@@ -1,14 +1,15 @@
 //! The text a sweep prints: per metric, the theses' table (`K | ALG mean | ALG 95% CI | …` and a
-//! final "mean" row), then the overall paired differences between algorithms.
+//! final "mean" row), then the overall paired differences between algorithms. A metric's table
+//! has a column per algorithm it measures (wormhole latency: path- and unicast-based ones).
 
 use std::fmt::Write;
 
 use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
 
-use super::results::{heading, overall_pairs, METRICS};
+use super::results::{heading, metrics, model_text, overall_pairs};
 use super::settings::placement_name;
-use super::tally_file::pair_names;
+use super::tally_file::{measured, pair_names};
 use crate::report::schedule_name;
 use crate::text::{table, Align};
 
@@ -16,7 +17,7 @@ use crate::text::{table, Align};
 pub fn report(sweep: &Sweep, tally: &SweepTally) -> String {
     let mut out = header(sweep);
     let overall = tally.overall();
-    for metric in METRICS {
+    for metric in metrics(sweep) {
         let _ = write!(out, "\n{}\n\n", heading(metric));
         out += &metric_table(sweep, tally, &overall, metric);
     }
@@ -35,7 +36,7 @@ fn header(sweep: &Sweep) -> String {
         1 => format!("K = {}", ks[0]),
         n => format!("{n} destination counts K from {} to {}", ks[0], ks[n - 1]),
     };
-    format!(
+    let mut out = format!(
         "{}, {counts}, {} runs each, seed {}, source {}, schedule {}\nalgorithms: {}\n",
         sweep.shape,
         sweep.runs,
@@ -43,22 +44,29 @@ fn header(sweep: &Sweep) -> String {
         placement_name(sweep.placement),
         schedule_name(sweep.schedule),
         names.join(", ")
-    )
+    );
+    if let Some(w) = sweep.wormhole {
+        out += &format!("wormhole model: {}\n", model_text(w));
+    }
+    out
 }
 
 /// One row per K and the "mean" row (seed 001 Definition 4.1.1): mean and CI per algorithm.
 fn metric_table(sweep: &Sweep, tally: &SweepTally, overall: &[Tallies], metric: Metric) -> String {
-    let titles: Vec<String> = sweep
-        .algorithms
+    let columns: Vec<usize> = (0..sweep.algorithms.len())
+        .filter(|&a| sweep.measures(sweep.algorithms[a], metric))
+        .collect();
+    let titles: Vec<String> = columns
         .iter()
-        .flat_map(|a| [format!("{} mean", a.name), format!("{} 95% CI", a.name)])
+        .map(|&a| sweep.algorithms[a].name)
+        .flat_map(|name| [format!("{name} mean"), format!("{name} 95% CI")])
         .collect();
     let mut header = vec![("K", Align::Left)];
     header.extend(titles.iter().map(|t| (t.as_str(), Align::Right)));
     let row = |label: String, tallies: &[Tallies]| {
         let mut cells = vec![label];
-        for t in tallies {
-            let s = t[metric as usize].summary();
+        for &a in &columns {
+            let s = tallies[a][metric as usize].summary();
             cells.extend([format!("{:.2}", s.mean), interval(&s)]);
         }
         cells
@@ -72,24 +80,32 @@ fn metric_table(sweep: &Sweep, tally: &SweepTally, overall: &[Tallies], metric: 
     table(&header, &rows)
 }
 
-/// One row per pair, one column per metric: the mean paired difference and its CI.
+/// One row per pair, one column per metric: the mean paired difference and its CI, `–` where a
+/// metric is not measured for both algorithms.
 fn pairs_table(sweep: &Sweep, pairs: &[Tallies]) -> String {
     let names: Vec<String> = sweep
         .algorithms
         .iter()
         .map(|a| a.name.to_string())
         .collect();
-    let headings: Vec<String> = METRICS.iter().map(|&m| heading(m)).collect();
+    let metrics = metrics(sweep);
+    let headings: Vec<String> = metrics.iter().map(|&m| heading(m)).collect();
     let mut header = vec![("a - b", Align::Left)];
     header.extend(headings.iter().map(|h| (h.as_str(), Align::Right)));
+    let measured = &measured(sweep)[names.len()..];
     let rows: Vec<Vec<String>> = pair_names(&names)
         .iter()
         .zip(pairs)
-        .map(|((a, b), t)| {
+        .zip(measured)
+        .map(|(((a, b), t), has)| {
             let mut cells = vec![format!("{a} - {b}")];
-            for metric in METRICS {
+            for &metric in &metrics {
                 let s = t[metric as usize].summary();
-                cells.push(format!("{:+.2} {}", s.mean, bracketed(&s)));
+                cells.push(if has[metric as usize] {
+                    format!("{:+.2} {}", s.mean, bracketed(&s))
+                } else {
+                    "–".to_string()
+                });
             }
             cells
         })
@@ -132,6 +148,7 @@ mod tests {
             runs: 10,
             seed: 1,
             schedule: Schedule::Paper,
+            wormhole: None,
         };
         let text = report(&sweep, &sweep.run(Shard::WHOLE, &|_| {}).unwrap());
         assert!(text.starts_with("mesh:6x6, 2 destination counts K from 2 to 9, 10 runs each"));

@@ -1,11 +1,14 @@
-//! Shard and state files (schema `meshcast.sweep-tally/1`): a sweep's settings, its shard, and
+//! Shard and state files (schema `meshcast.sweep-tally/2`): a sweep's settings, its shard, and
 //! the exact tallies of the destination counts it has finished.
 //!
 //! A shard file (`--shard i/N --out FILE.json`) holds every K; a state file (`FILE.partial.json`
 //! beside `--out`, while a sweep runs) holds those done so far. Each tally is written as
 //! `[n, sum, sum_sq]`, whole numbers in decimal, so merging files is as exact as merging threads.
-//! Loading checks everything a merge relies on: the schema, the algorithm and pair names, that
-//! each K is one of the sweep's, and that each tally holds exactly the samples its shard owes.
+//! Each algorithm (and pair) lists the tallies of the metrics the sweep measures for it, and only
+//! those. Loading checks everything a merge relies on: the schema, the algorithm and pair names,
+//! that each K is one of the sweep's, that the metrics are those measured, and that each tally
+//! holds exactly the samples its shard owes. Version 1 files (before wormhole latency) are
+//! refused with a message saying so.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -20,18 +23,45 @@ use crate::output;
 use crate::report::to_json;
 
 /// The `schema` value of every shard and state file.
-pub const TALLY_SCHEMA: &str = "meshcast.sweep-tally/1";
+pub const TALLY_SCHEMA: &str = "meshcast.sweep-tally/2";
 
 /// A tally as `[n, sum, sum_sq]`.
 type TallyRecord = (u64, i64, u128);
 
-/// The four tallies of one algorithm, or of one pair, at one K.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The tallies of one algorithm, or of one pair, at one K: those of the metrics the sweep
+/// measures for it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct MetricTallies {
-    one_port_time: TallyRecord,
-    all_port_time: TallyRecord,
-    traffic: TallyRecord,
-    additional_traffic: TallyRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    one_port_time: Option<TallyRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    all_port_time: Option<TallyRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    traffic: Option<TallyRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    additional_traffic: Option<TallyRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    wormhole_latency: Option<TallyRecord>,
+}
+
+impl MetricTallies {
+    /// The field of `metric`.
+    fn slot(&mut self, metric: Metric) -> &mut Option<TallyRecord> {
+        match metric {
+            Metric::OnePortTime => &mut self.one_port_time,
+            Metric::AllPortTime => &mut self.all_port_time,
+            Metric::Traffic => &mut self.traffic,
+            Metric::AdditionalTraffic => &mut self.additional_traffic,
+            Metric::WormholeLatency => &mut self.wormhole_latency,
+        }
+    }
+}
+
+/// Only the schema, read first so that a file of another version is named as such.
+#[derive(Deserialize)]
+struct SchemaRecord {
+    schema: String,
 }
 
 /// One algorithm's tallies.
@@ -107,12 +137,13 @@ impl TallyFile {
             .iter()
             .map(|a| a.name.to_string())
             .collect();
+        let measured = measured(sweep);
         let points = tally
             .points
             .iter()
             .zip(done)
             .filter(|(_, &d)| d)
-            .map(|(p, _)| point_record(p, &names))
+            .map(|(p, _)| point_record(p, &names, &measured))
             .collect();
         let file = FileRecord {
             schema: TALLY_SCHEMA.to_string(),
@@ -132,16 +163,16 @@ impl TallyFile {
         // A file that cannot be read is bad input (exit 2), so the I/O error becomes text.
         let text = fs::read_to_string(path)
             .map_err(|e| anyhow!("cannot read '{}': {e}", path.display()))?;
-        let record: FileRecord = serde_json::from_str(&text)
-            .map_err(|e| anyhow!("'{}' is not a {TALLY_SCHEMA} file: {e}", path.display()))?;
+        let not_ours = |e| anyhow!("'{}' is not a {TALLY_SCHEMA} file: {e}", path.display());
+        let schema: SchemaRecord = serde_json::from_str(&text).map_err(not_ours)?;
+        check_schema(&schema.schema).with_context(|| format!("'{}'", path.display()))?;
+        let record: FileRecord = serde_json::from_str(&text).map_err(not_ours)?;
         TallyFile::check(record).with_context(|| format!("'{}'", path.display()))
     }
 
     fn check(record: FileRecord) -> Result<TallyFile> {
-        if record.schema != TALLY_SCHEMA {
-            bail!("schema '{}' is not {TALLY_SCHEMA}", record.schema);
-        }
         let sweep = record.settings.sweep()?;
+        let measured = measured(&sweep);
         let shard = shard_of(record.shard)?;
         let mut tally = sweep.empty_tally();
         let mut done = vec![false; sweep.ks.len()];
@@ -154,9 +185,10 @@ impl TallyFile {
             if std::mem::replace(&mut done[i], true) {
                 bail!("K = {} is listed twice", p.k);
             }
-            tally.points[i] = point_tally(p, &record.settings.algorithms)?;
+            tally.points[i] = point_tally(p, &record.settings.algorithms, &measured)?;
             let owed = samples(&sweep, shard, i);
-            check_counts(&tally.points[i], owed).with_context(|| format!("K = {}", p.k))?;
+            check_counts(&tally.points[i], owed, &measured)
+                .with_context(|| format!("K = {}", p.k))?;
         }
         Ok(TallyFile {
             settings: record.settings,
@@ -166,6 +198,31 @@ impl TallyFile {
             done,
         })
     }
+}
+
+/// Refuse any schema but [`TALLY_SCHEMA`]; version 1 files are named as an older meshcast's.
+fn check_schema(schema: &str) -> Result<()> {
+    match schema {
+        TALLY_SCHEMA => Ok(()),
+        "meshcast.sweep-tally/1" => bail!(
+            "it is a meshcast.sweep-tally/1 file, written by an older meshcast (before wormhole \
+             latency); this meshcast reads {TALLY_SCHEMA} only: run that sweep or shard again"
+        ),
+        other => bail!("schema '{other}' is not {TALLY_SCHEMA}"),
+    }
+}
+
+/// Which metrics each row of a point holds tallies of: the algorithms in sweep order, then the
+/// pairs in [`pair_names`] order (a pair has a metric when both its algorithms do).
+pub fn measured(sweep: &Sweep) -> Vec<[bool; Metric::COUNT]> {
+    let of = |a: usize| Metric::ALL.map(|m| sweep.measures(sweep.algorithms[a], m));
+    let n = sweep.algorithms.len();
+    let pairs = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)));
+    let pair_rows = pairs.map(|(a, b)| {
+        let (x, y) = (of(a), of(b));
+        std::array::from_fn(|m| x[m] && y[m])
+    });
+    (0..n).map(of).chain(pair_rows).collect()
 }
 
 /// `FILE.partial.json` beside `out`: where a sweep keeps its progress.
@@ -193,30 +250,39 @@ fn shard_of(r: ShardRecord) -> Result<Shard> {
     })
 }
 
-fn check_counts(point: &PointTally, owed: u64) -> Result<()> {
-    let counts = point.algorithms.iter().chain(&point.pairs).flatten();
-    match counts.map(|t| t.n).find(|&n| n != owed) {
+/// Every tally `measured` marks holds the samples its shard owes.
+fn check_counts(point: &PointTally, owed: u64, measured: &[[bool; Metric::COUNT]]) -> Result<()> {
+    let rows = point.algorithms.iter().chain(&point.pairs).zip(measured);
+    let counts = rows.flat_map(|(t, m)| t.iter().zip(m).filter(|(_, &m)| m).map(|(t, _)| t.n));
+    match counts.into_iter().find(|&n| n != owed) {
         Some(n) => bail!("a tally holds {n} samples where its shard has {owed}"),
         None => Ok(()),
     }
 }
 
-fn point_record(p: &PointTally, names: &[String]) -> PointRecord {
+fn point_record(
+    p: &PointTally,
+    names: &[String],
+    measured: &[[bool; Metric::COUNT]],
+) -> PointRecord {
+    let (algo_measured, pair_measured) = measured.split_at(names.len());
     let algorithms = names
         .iter()
         .zip(&p.algorithms)
-        .map(|(name, t)| AlgorithmRecord {
+        .zip(algo_measured)
+        .map(|((name, t), m)| AlgorithmRecord {
             algorithm: name.clone(),
-            tallies: metric_tallies(t),
+            tallies: metric_tallies(t, m),
         })
         .collect();
     let pairs = pair_names(names)
         .into_iter()
         .zip(&p.pairs)
-        .map(|((a, b), t)| PairRecord {
+        .zip(pair_measured)
+        .map(|(((a, b), t), m)| PairRecord {
             a: a.to_string(),
             b: b.to_string(),
-            tallies: metric_tallies(t),
+            tallies: metric_tallies(t, m),
         })
         .collect();
     PointRecord {
@@ -226,7 +292,11 @@ fn point_record(p: &PointTally, names: &[String]) -> PointRecord {
     }
 }
 
-fn point_tally(p: &PointRecord, names: &[String]) -> Result<PointTally> {
+fn point_tally(
+    p: &PointRecord,
+    names: &[String],
+    measured: &[[bool; Metric::COUNT]],
+) -> Result<PointTally> {
     let listed: Vec<&str> = p.algorithms.iter().map(|a| a.algorithm.as_str()).collect();
     if listed != names {
         bail!(
@@ -245,10 +315,19 @@ fn point_tally(p: &PointRecord, names: &[String]) -> Result<PointTally> {
             p.k
         );
     }
+    let (algo_measured, pair_measured) = measured.split_at(names.len());
+    let algorithms = p.algorithms.iter().zip(algo_measured);
+    let pairs = p.pairs.iter().zip(pair_measured);
     Ok(PointTally {
         k: p.k,
-        algorithms: p.algorithms.iter().map(|a| tallies(&a.tallies)).collect(),
-        pairs: p.pairs.iter().map(|r| tallies(&r.tallies)).collect(),
+        algorithms: algorithms
+            .map(|(a, m)| tallies(&a.tallies, m).with_context(|| a.algorithm.clone()))
+            .collect::<Result<_>>()
+            .with_context(|| format!("K = {}", p.k))?,
+        pairs: pairs
+            .map(|(r, m)| tallies(&r.tallies, m).with_context(|| format!("{} - {}", r.a, r.b)))
+            .collect::<Result<_>>()
+            .with_context(|| format!("K = {}", p.k))?,
     })
 }
 
@@ -263,31 +342,29 @@ pub fn pair_names(names: &[String]) -> Vec<(&str, &str)> {
     out
 }
 
-fn metric_tallies(t: &Tallies) -> MetricTallies {
-    let r = |m: Metric| {
+/// The records of the tallies `measured` marks.
+fn metric_tallies(t: &Tallies, measured: &[bool; Metric::COUNT]) -> MetricTallies {
+    let mut out = MetricTallies::default();
+    for m in Metric::ALL.into_iter().filter(|&m| measured[m as usize]) {
         let x = t[m as usize];
-        (x.n, x.sum, x.sum_sq)
-    };
-    MetricTallies {
-        one_port_time: r(Metric::OnePortTime),
-        all_port_time: r(Metric::AllPortTime),
-        traffic: r(Metric::Traffic),
-        additional_traffic: r(Metric::AdditionalTraffic),
-    }
-}
-
-fn tallies(m: &MetricTallies) -> Tallies {
-    let mut out = Tallies::default();
-    let pairs = [
-        (Metric::OnePortTime, m.one_port_time),
-        (Metric::AllPortTime, m.all_port_time),
-        (Metric::Traffic, m.traffic),
-        (Metric::AdditionalTraffic, m.additional_traffic),
-    ];
-    for (metric, (n, sum, sum_sq)) in pairs {
-        out[metric as usize] = Tally { n, sum, sum_sq };
+        *out.slot(m) = Some((x.n, x.sum, x.sum_sq));
     }
     out
+}
+
+/// The tallies of a record, which must hold exactly the metrics `measured` marks.
+fn tallies(record: &MetricTallies, measured: &[bool; Metric::COUNT]) -> Result<Tallies> {
+    let mut record = record.clone();
+    let mut out = Tallies::default();
+    for m in Metric::ALL {
+        match (record.slot(m).take(), measured[m as usize]) {
+            (Some((n, sum, sum_sq)), true) => out[m as usize] = Tally { n, sum, sum_sq },
+            (None, false) => {}
+            (None, true) => bail!("no {} tally", m.name()),
+            (Some(_), false) => bail!("a {} tally, which this sweep does not measure", m.name()),
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -308,6 +385,7 @@ mod tests {
             runs: 5,
             seed: 3,
             schedule: Schedule::Paper,
+            wormhole: None,
         }
     }
 

@@ -7,6 +7,11 @@
 //! which other K are in the sweep, not on the shard that runs it. Results are [`Tally`]s of exact
 //! integer sums, so threads, shards (`unit index mod N`) and resumed runs merge to the same bits.
 //!
+//! Every plan is measured under store-and-forward (one-port and all-port time, traffic, additional
+//! traffic). With a [`Wormhole`] model the path- and unicast-based plans also get their wormhole
+//! latency ([`Sweep::measures`] says which algorithm has which [`Metric`]; a metric an algorithm
+//! does not have keeps an empty tally).
+//!
 //! ```
 //! use meshcast::algo;
 //! use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
@@ -19,6 +24,7 @@
 //!     runs: 20,
 //!     seed: 7,
 //!     schedule: Schedule::Paper,
+//!     wormhole: None,
 //! };
 //! let tally = sweep.run(Shard::WHOLE, &|_| {}).unwrap();
 //! let diag_traffic = tally.points[1].algorithms[1][Metric::Traffic as usize].summary();
@@ -32,9 +38,10 @@ use rayon::prelude::*;
 
 use super::stats::Tally;
 use super::workload::{random_destinations, seeded};
-use crate::algo::{AlgoInfo, Request};
+use crate::algo::{AlgoInfo, Family, Request};
 use crate::error::{Error, InputError};
-use crate::eval::Metrics;
+use crate::eval::{wormhole_latency, Metrics, Wormhole};
+use crate::plan::Plan;
 use crate::schedule::Schedule;
 use crate::topology::Shape;
 
@@ -58,47 +65,52 @@ pub enum Metric {
     Traffic = 2,
     /// Additional traffic, traffic − K (links): its mean is the average additional traffic (AAT).
     AdditionalTraffic = 3,
+    /// Wormhole latency ([`wormhole_latency`], cycles) of path- and unicast-based plans, when
+    /// the sweep has a [`Wormhole`] model.
+    WormholeLatency = 4,
 }
 
 impl Metric {
+    /// The number of metrics.
+    pub const COUNT: usize = 5;
+
     /// Every metric, in index order.
-    pub const ALL: [Metric; 4] = [
+    pub const ALL: [Metric; Metric::COUNT] = [
         Metric::OnePortTime,
         Metric::AllPortTime,
         Metric::Traffic,
         Metric::AdditionalTraffic,
+        Metric::WormholeLatency,
     ];
 
-    /// The metric's name in files: `one_port_time`, `all_port_time`, `traffic`, `additional_traffic`.
+    /// The metric's name in files: `one_port_time`, `all_port_time`, `traffic`,
+    /// `additional_traffic`, `wormhole_latency`.
     pub fn name(self) -> &'static str {
         match self {
             Metric::OnePortTime => "one_port_time",
             Metric::AllPortTime => "all_port_time",
             Metric::Traffic => "traffic",
             Metric::AdditionalTraffic => "additional_traffic",
+            Metric::WormholeLatency => "wormhole_latency",
         }
     }
 
-    /// Its unit.
+    /// Its unit: `hops`, `links`, or `cycles` (a flit crossing a channel takes one).
     pub fn unit(self) -> &'static str {
         match self {
             Metric::OnePortTime | Metric::AllPortTime => "hops",
             Metric::Traffic | Metric::AdditionalTraffic => "links",
+            Metric::WormholeLatency => "cycles",
         }
-    }
-
-    fn of(self, m: &Metrics) -> i64 {
-        i64::from(match self {
-            Metric::OnePortTime => m.one_port_time,
-            Metric::AllPortTime => m.all_port_time,
-            Metric::Traffic => m.traffic,
-            Metric::AdditionalTraffic => m.additional_traffic,
-        })
     }
 }
 
-/// One tally per metric.
-pub type Tallies = [Tally; 4];
+/// One tally per metric, indexed by `metric as usize`.
+pub type Tallies = [Tally; Metric::COUNT];
+
+/// One algorithm's values on one multicast, indexed by `metric as usize`; `None` for a metric
+/// the sweep does not measure for that algorithm.
+pub type Sample = [Option<i64>; Metric::COUNT];
 
 /// Which part of the units to run: those whose index is `index` modulo `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -154,15 +166,19 @@ impl PointTally {
         }
     }
 
-    fn add(&mut self, sample: &[Metrics]) {
+    fn add(&mut self, samples: &[Sample]) {
         let mut pair = 0;
-        for (a, ma) in sample.iter().enumerate() {
-            for metric in Metric::ALL {
-                self.algorithms[a][metric as usize].add(metric.of(ma));
+        for (a, sa) in samples.iter().enumerate() {
+            for (tally, &x) in self.algorithms[a].iter_mut().zip(sa) {
+                if let Some(x) = x {
+                    tally.add(x);
+                }
             }
-            for mb in &sample[a + 1..] {
-                for metric in Metric::ALL {
-                    self.pairs[pair][metric as usize].add(metric.of(ma) - metric.of(mb));
+            for sb in &samples[a + 1..] {
+                for (tally, (&x, &y)) in self.pairs[pair].iter_mut().zip(sa.iter().zip(sb)) {
+                    if let (Some(x), Some(y)) = (x, y) {
+                        tally.add(x - y);
+                    }
                 }
                 pair += 1;
             }
@@ -229,9 +245,26 @@ pub struct Sweep {
     pub seed: u64,
     /// Port order the times are measured with.
     pub schedule: Schedule,
+    /// The wormhole model path- and unicast-based plans are also measured under, if any.
+    pub wormhole: Option<Wormhole>,
 }
 
 impl Sweep {
+    /// Whether this sweep measures `metric` for `algorithm`: the store-and-forward metrics for
+    /// every plan, wormhole latency for path- and unicast-based plans under a wormhole model.
+    pub fn measures(&self, algorithm: &AlgoInfo, metric: Metric) -> bool {
+        match metric {
+            Metric::WormholeLatency => self.wormhole.is_some() && algorithm.family != Family::Tree,
+            _ => true,
+        }
+    }
+
+    /// The metrics measured for at least one algorithm, in index order.
+    pub fn metrics(&self) -> Vec<Metric> {
+        let measured = |&m: &Metric| self.algorithms.iter().any(|a| self.measures(a, m));
+        Metric::ALL.into_iter().filter(measured).collect()
+    }
+
     /// Check the settings: at least one algorithm, K, run; every K possible on the shape; every
     /// algorithm supported on it.
     pub fn check(&self) -> Result<(), InputError> {
@@ -297,16 +330,33 @@ impl Sweep {
         Request::new(self.shape.clone(), source, dests)
     }
 
-    /// Every algorithm's metrics on unit `(K, run)`.
-    pub fn sample(&self, k: usize, run: u32) -> Result<Vec<Metrics>, Error> {
+    /// Every algorithm's values on unit `(K, run)`.
+    pub fn sample(&self, k: usize, run: u32) -> Result<Vec<Sample>, Error> {
         let req = self.request(k, run)?;
         self.algorithms
             .iter()
             .map(|a| {
                 let plan = self.schedule.apply(a.route(&req)?, req.shape());
-                Ok(Metrics::of(&plan, req.shape()))
+                Ok(self.measure(a, &plan, req.shape()))
             })
             .collect()
+    }
+
+    /// The values of the metrics this sweep measures for `algorithm`, on its `plan`.
+    fn measure(&self, algorithm: &AlgoInfo, plan: &Plan, shape: &Shape) -> Sample {
+        let m = Metrics::of(plan, shape);
+        Metric::ALL.map(|metric| {
+            let value = match (metric, self.wormhole) {
+                _ if !self.measures(algorithm, metric) => return None,
+                (Metric::OnePortTime, _) => m.one_port_time,
+                (Metric::AllPortTime, _) => m.all_port_time,
+                (Metric::Traffic, _) => m.traffic,
+                (Metric::AdditionalTraffic, _) => m.additional_traffic,
+                (Metric::WormholeLatency, Some(model)) => wormhole_latency(plan, shape, model),
+                (Metric::WormholeLatency, None) => return None,
+            };
+            Some(i64::from(value))
+        })
     }
 
     /// Run the units of `shard` on all cores. `done(n)` is called as units finish (for a
@@ -370,6 +420,7 @@ mod tests {
             runs: 9,
             seed: 11,
             schedule: Schedule::Paper,
+            wormhole: None,
         }
     }
 
@@ -417,6 +468,43 @@ mod tests {
             p.pairs[0][traffic].sum,
             p.algorithms[0][traffic].sum - p.algorithms[1][traffic].sum
         );
+    }
+
+    /// Under a wormhole model the path-based algorithms get a latency tally, the trees none,
+    /// and a pair has one only when both of its algorithms do.
+    #[test]
+    fn a_wormhole_sweep_measures_latency_of_path_plans_only() {
+        let s = Sweep {
+            shape: "mesh:6x6".parse().unwrap(),
+            placement: Placement::Origin,
+            algorithms: ["xy-path", "dds", "lin"]
+                .map(|n| algo::find(n).unwrap())
+                .to_vec(),
+            ks: vec![3, 9],
+            runs: 5,
+            seed: 2,
+            schedule: Schedule::Paper,
+            wormhole: Some(Wormhole {
+                startup: 4,
+                length: 20,
+                port: crate::eval::Port::All,
+            }),
+        };
+        let latency = Metric::WormholeLatency as usize;
+        let t = s.run(Shard::WHOLE, &|_| {}).unwrap();
+        let counts = |tallies: &[Tallies]| tallies.iter().map(|t| t[latency].n).collect::<Vec<_>>();
+        assert_eq!(counts(&t.points[1].algorithms), [5, 0, 5]);
+        assert_eq!(
+            counts(&t.points[1].pairs),
+            [0, 5, 0],
+            "(xy, dds), (xy, lin), (dds, lin)"
+        );
+        // All-port, every worm from the source: start-up + longest worm + L.
+        let all_port = Metric::AllPortTime as usize;
+        let p = &t.points[0].algorithms[0];
+        assert_eq!(p[latency].sum, p[all_port].sum + 5 * 24);
+        assert_eq!(s.metrics(), Metric::ALL);
+        assert_eq!(sweep().metrics(), &Metric::ALL[..4]);
     }
 
     #[test]
