@@ -1,10 +1,12 @@
 //! One integration-test binary (one link step on 2 cores): worked examples of the seeds,
-//! property tests over random shapes, path-based multicast, and bad input.
+//! property tests over random shapes, path-based multicast, seed 003 (column-path, QG), and bad
+//! input.
 
 mod examples;
 mod inputs;
 mod paths;
 mod properties;
+mod seed003;
 
 use meshcast::algo::{self, Request};
 use meshcast::eval::Metrics;
