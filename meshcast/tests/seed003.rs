@@ -106,6 +106,8 @@ fn qg_figs_3_to_5_two_message_passing_steps() {
         ]
     );
     assert_eq!(steps(&plan), 2);
+    let drops = |i: usize| plan.send(i).hops.iter().filter(|h| h.drop).count();
+    assert_eq!(drops(0), 21, "step 1 drops at every destination it passes");
     assert_eq!(
         (m.traffic, m.additional_traffic, m.all_port_time),
         (69, 27, 39)

@@ -286,22 +286,20 @@ impl Area {
 
 /// The destination of `group` nearest the source (`p_n`); ties to smaller coordinates.
 fn nearest(shape: &Shape, source: Node, group: &[Node]) -> Node {
-    *group
-        .iter()
-        .min_by_key(|&&v| (shape.distance(source, v), shape.coords(v)))
-        .expect("a group is never empty")
+    extreme(shape, group, |v| shape.distance(source, v))
 }
 
 /// The destination of `group` farthest from the source (`p_f`); ties to smaller coordinates.
 fn farthest(shape: &Shape, source: Node, group: &[Node]) -> Node {
+    extreme(shape, group, |v| u32::MAX - shape.distance(source, v))
+}
+
+/// The node of `group` with the least `key`, ties to the smaller coordinates in dimension order.
+fn extreme(shape: &Shape, group: &[Node], key: impl Fn(Node) -> u32) -> Node {
+    let coords = |v: Node| (0..shape.rank()).map(move |d| shape.coord(v, d));
     *group
         .iter()
-        .min_by_key(|&&v| {
-            (
-                std::cmp::Reverse(shape.distance(source, v)),
-                shape.coords(v),
-            )
-        })
+        .min_by(|&&a, &&b| key(a).cmp(&key(b)).then_with(|| coords(a).cmp(coords(b))))
         .expect("a group is never empty")
 }
 
