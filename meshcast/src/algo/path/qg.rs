@@ -5,7 +5,7 @@
 //!
 //! Paper: Al-Dubai, Ould-Khaoua & Romdhani, "Design and analysis of multicast communication in
 //! multidimensional mesh networks" (ISPA 2007), seed 003 §3 — four phases for n-dimensional
-//! meshes, generalising the 2D QG of their earlier paper (IPDPS 2003, seed 003's [2]):
+//! meshes, generalising the 2D QG of their earlier paper (IPDPS 2003, reference 2 of seed 003):
 //!
 //! 1. **Multicast area** (Definition 3, Fig. 2): the smallest box holding the source and every
 //!    destination, lower corner `lᵢ = min(min_D d[i], p[i])`, upper `uᵢ = max(…)`, and its
