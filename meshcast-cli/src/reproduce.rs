@@ -1,9 +1,11 @@
 //! `meshcast reproduce`: the seeds' published figures against ours, as Markdown.
 //!
-//! Three sections, each computed live from validated plans:
+//! Four sections, each computed live from validated plans:
 //! * `worked`: every worked example of seeds 000 and 001 (`meshcast::experiment::worked`);
 //! * `malani`: seed 000 Tables 1–6 — 20×20 mesh and torus, K = 20…380, 100 runs per point;
-//! * `wang`: every chapter-4 mean of seed 001 — 1000 runs per point, 10 destinations apart.
+//! * `wang`: every §4.2 mean of seed 001 — 1000 runs per point, 10 destinations apart;
+//! * `wang-paths`: seed 001 §4.3 — XY-path against Lin under the wormhole model (L = 20 flits,
+//!   all-port, no start-up), 1000 runs per point.
 //!
 //! The library holds the published numbers only. With `--write FILE` each section replaces the
 //! text between `<!-- meshcast reproduce: NAME -->` and `<!-- end -->` in FILE, so
@@ -14,8 +16,9 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use meshcast::algo;
+use meshcast::eval::{Port, Wormhole};
 use meshcast::experiment::published::{
-    MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS,
+    MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS, WANG_PATH_LENGTH, WANG_PATH_MEANS,
 };
 use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep, SweepTally};
@@ -39,6 +42,7 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
         ("worked", worked_examples()?),
         ("malani", malani(malani_runs, args.seed)?),
         ("wang", wang(wang_runs, args.seed)?),
+        ("wang-paths", wang_paths(wang_runs, args.seed)?),
     ];
     match &args.write {
         Some(path) => {
@@ -311,6 +315,107 @@ fn wang(runs: u32, seed: u64) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+/// Seed 001 §4.3: XY-path against Lin on the 20×20 mesh, each mean and each comparison the prose
+/// states.
+fn wang_paths(runs: u32, seed: u64) -> Result<String> {
+    let algos = ["xy-path", "lin"];
+    let (first, last) = WANG_PATH_MEANS[0].k_range;
+    let ks = (first..=last).step_by(10).collect();
+    let s = Sweep {
+        wormhole: Some(Wormhole {
+            startup: 0,
+            length: WANG_PATH_LENGTH,
+            port: Port::All,
+        }),
+        ..sweep(WANG_PATH_MEANS[0].topology, &algos, ks, runs, seed)?
+    };
+    let tally = run_sweep(&s, "seed 001 §4.3")?;
+    let overall = tally.overall();
+    let mut out = format!(
+        "Ours: the mean of Definition 4.1.1 with its 95% CI, {runs} runs per point, K = \
+         {first}…{last} in steps of 10, source at the origin, seed {seed}; wormhole model of \
+         §4.3.1: L = {WANG_PATH_LENGTH} flits, all-port, no start-up, so time is eq. 4.3.1, the \
+         longest worm path + L (cycles). `×` is published / ours; `*` marks a published mean \
+         outside our CI.\n\n\
+         | figure | topology | K | algorithm | metric | published | ours (95% CI) | × |\n\
+         |---|---|---|---|---|---|---|---|\n"
+    );
+    for m in WANG_PATH_MEANS {
+        let a = algos
+            .iter()
+            .position(|&x| x == m.algorithm)
+            .expect("listed");
+        let ours = overall[a][m.metric as usize].summary();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {first}…{last} | {} | {} | {:.2} | {} | {} |",
+            m.figure,
+            m.topology,
+            m.algorithm,
+            metric_name(m.metric),
+            m.mean,
+            with_ci(&ours),
+            ratio(m.mean, &ours),
+        );
+    }
+    out += &path_claims(&tally);
+    Ok(out)
+}
+
+/// §4.3.2's comparisons: how much less XY-path's time, traffic and AAT are than Lin's, published
+/// and ours, with our paired difference over the same multicasts.
+fn path_claims(tally: &SweepTally) -> String {
+    let mut out = String::from(
+        "\n| XY-path below Lin | published | ours | ours: xy-path − lin, paired (95% CI) |\n\
+         |---|---|---|---|\n",
+    );
+    let overall = tally.overall();
+    let mut pairs = tally.points[0].pairs[0];
+    for p in &tally.points[1..] {
+        pairs
+            .iter_mut()
+            .zip(&p.pairs[0])
+            .for_each(|(x, y)| x.merge(y));
+    }
+    for metric in [
+        Metric::WormholeLatency,
+        Metric::Traffic,
+        Metric::AdditionalTraffic,
+    ] {
+        let published = |algorithm| {
+            let m = WANG_PATH_MEANS
+                .iter()
+                .find(|m| m.algorithm == algorithm && m.metric == metric);
+            m.expect("every metric of both algorithms is published")
+                .mean
+        };
+        let below = |xy: f64, lin: f64| format!("{:.1}%", 100.0 * (1.0 - xy / lin));
+        let ours = |a: usize| overall[a][metric as usize].summary().mean;
+        let diff = pairs[metric as usize].summary();
+        let _ = writeln!(
+            out,
+            "| {} | {} ({:.2} vs {:.2}) | {} | {:+.2} [{:.2}, {:.2}] |",
+            metric_name(metric),
+            below(published("xy-path"), published("lin")),
+            published("xy-path"),
+            published("lin"),
+            below(ours(0), ours(1)),
+            diff.mean,
+            diff.ci_low,
+            diff.ci_high
+        );
+    }
+    out
+}
+
+/// How the tables of this page name a metric: `one port time`, `time (eq. 4.3.1)`, ….
+fn metric_name(metric: Metric) -> String {
+    match metric {
+        Metric::WormholeLatency => "time (eq. 4.3.1)".to_string(),
+        _ => metric.name().replace('_', " "),
+    }
 }
 
 fn with_ci(s: &Summary) -> String {

@@ -504,7 +504,7 @@ fn reproduction_doc_holds_the_live_worked_example_table() {
 fn reproduce_writes_between_markers() {
     let dir = tempfile::tempdir().unwrap();
     let doc = dir.path().join("R.md");
-    let markers = ["worked", "malani", "wang"]
+    let markers = ["worked", "malani", "wang", "wang-paths"]
         .map(|m| format!("<!-- meshcast reproduce: {m} -->\nold\n<!-- end -->\n"))
         .join("prose\n");
     std::fs::write(&doc, format!("intro\n{markers}outro\n")).unwrap();
@@ -520,7 +520,9 @@ fn reproduce_writes_between_markers() {
     assert!(!text.contains("old"));
     assert!(text.contains("**Table 6: additional traffic (links), torus:20x20**"));
     assert!(text.contains("| 4.2.15 | mesh:10x10x10 |"));
-    assert_eq!(text.matches("<!-- end -->").count(), 3);
+    assert!(text.contains("| 4.3.1 | mesh:20x20 | 10…370 | xy-path | time (eq. 4.3.1) | 185.83 |"));
+    assert!(text.contains("| time (eq. 4.3.1) | 47.9% (185.83 vs 356.39) |"));
+    assert_eq!(text.matches("<!-- end -->").count(), 4);
 
     std::fs::write(&doc, "no markers\n").unwrap();
     let out = meshcast(&["reproduce", "--quick", "--write", path]);

@@ -3,7 +3,8 @@
 //! Seed 000 (Malani) Tables 1–6: 20×20 mesh and torus, 100 runs per point, K = 20, 40, …, 380;
 //! columns DIAG (mean only), PAIR and MIN (Malani's, here `pair-min`) with 95% confidence
 //! intervals. Seed 001 (Wang) §4.2: the "mean" (Definition 4.1.1: the average over every sample of
-//! every K) of each algorithm, 1000 runs per point, 10 destinations between sample points.
+//! every K) of each algorithm, 1000 runs per point, 10 destinations between sample points; and
+//! §4.3: the means of XY-path and Lin's algorithm under the wormhole model.
 //!
 //! The rows of Tables 1–6 were read from the seed's text by a script, not typed by hand; a test
 //! checks them against the means the thesis states in its prose.
@@ -260,6 +261,23 @@ pub static WANG_MEANS: &[WangMean] = &[
     wang("4.2.15", M3, "min", Time, 32.05, TO_990),
 ];
 
+/// The message length of seed 001 §4.3.1, in flits; the same section assumes all-port nodes and
+/// counts no start-up (its eq. 4.3.1: time = max(d_x, d_y) + L).
+pub const WANG_PATH_LENGTH: u32 = 20;
+
+/// Every mean seed 001 §4.3.2 states: XY-path against Lin's algorithm on the 20×20 mesh (Figures
+/// 4.3.1–4.3.2), source at the origin, 1000 runs per point, wormhole latency as eq. 4.3.1 with
+/// [`WANG_PATH_LENGTH`]. The K range is inferred, as for §4.2, from traffic − AAT = 190.
+#[rustfmt::skip]
+pub static WANG_PATH_MEANS: &[WangMean] = &[
+    wang("4.3.1", M2, "xy-path", Metric::WormholeLatency, 185.83, TO_370),
+    wang("4.3.1", M2, "lin", Metric::WormholeLatency, 356.39, TO_370),
+    wang("4.3.2", M2, "xy-path", Traffic, 317.59, TO_370),
+    wang("4.3.2", M2, "lin", Traffic, 336.39, TO_370),
+    wang("4.3.2", M2, "xy-path", Aat, 127.59, TO_370),
+    wang("4.3.2", M2, "lin", Aat, 146.39, TO_370),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,8 +323,9 @@ mod tests {
     /// Wang's traffic and AAT means of one experiment differ by the mean K of its range.
     #[test]
     fn wang_ranges_match_traffic_minus_aat() {
-        for t in WANG_MEANS.iter().filter(|m| m.metric == Metric::Traffic) {
-            let aat = WANG_MEANS.iter().find(|m| {
+        let all = || WANG_MEANS.iter().chain(WANG_PATH_MEANS);
+        for t in all().filter(|m| m.metric == Metric::Traffic) {
+            let aat = all().find(|m| {
                 m.figure == t.figure
                     && m.topology == t.topology
                     && m.algorithm == t.algorithm
@@ -317,5 +336,22 @@ mod tests {
                 assert!((t.mean - aat.mean - mean_k).abs() < 0.011, "{t:?}");
             }
         }
+    }
+
+    /// Lin's algorithm sends one worm from a source at label 0, so its time (eq. 4.3.1) is its
+    /// traffic plus L; the published means keep that to the digit, and XY-path's two worms make
+    /// its time far less than its traffic.
+    #[test]
+    fn lins_published_time_is_its_traffic_plus_the_length() {
+        let mean = |algorithm, metric| {
+            let m = WANG_PATH_MEANS
+                .iter()
+                .find(|m| m.algorithm == algorithm && m.metric == metric);
+            m.unwrap().mean
+        };
+        let lin = mean("lin", Metric::WormholeLatency) - mean("lin", Metric::Traffic);
+        assert!((lin - f64::from(WANG_PATH_LENGTH)).abs() < 1e-9);
+        let xy = mean("xy-path", Metric::WormholeLatency) - f64::from(WANG_PATH_LENGTH);
+        assert!(xy > mean("xy-path", Metric::Traffic) / 2.0);
     }
 }
