@@ -10,10 +10,13 @@
 //!   destination + the message length in flits (eqs. 2.1.10–2.1.11), under one-port or all-port
 //!   injection;
 //! * **circuit-switching** and **virtual cut-through** latency ([`circuit_switching_latency`],
-//!   [`cut_through_latency`]): eqs. 2.1.4–2.1.5, the control packet or the header paid per hop.
+//!   [`cut_through_latency`]): eqs. 2.1.4–2.1.5, the control packet or the header paid per hop;
+//! * **message-passing steps** ([`message_steps`]): the unicast steps of unicast-based multicast
+//!   (eq. 2.1.7), under one-port, d-port (seed 002) or all-port sending.
 //!
 //! The models never look at which algorithm made the plan.
 
+use crate::error::InputError;
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
@@ -24,6 +27,41 @@ pub enum Port {
     One,
     /// All sends at once (seed 001 eq. 2.1.8).
     All,
+}
+
+/// How many unicasts a node starts in one message-passing step. Seed 002 §2.1: in a *d-port*
+/// architecture "the local processor can send/receive multiple messages simultaneously"; with
+/// one port (d = 1) it sends them one after the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ports {
+    /// One send per step (the one-port architecture).
+    One,
+    /// Up to `d` sends per step (seed 002's d-port architecture); `Multi(0)` counts as one port
+    /// (a request refuses 0 ports before any algorithm runs, `algo::Params::check`).
+    Multi(u32),
+    /// Every send of a node in the step after it receives the message (all-port).
+    All,
+}
+
+impl Ports {
+    /// The step, counted from the first step after a node holds the message (0-based), in which
+    /// the node's `i`-th send (0-based, in its port order) leaves: `i`, `⌊i/d⌋` or 0.
+    pub fn slot(self, i: u32) -> u32 {
+        match self {
+            Ports::One => i,
+            Ports::Multi(d) => i / d.max(1),
+            Ports::All => 0,
+        }
+    }
+}
+
+impl From<Port> for Ports {
+    fn from(port: Port) -> Ports {
+        match port {
+            Port::One => Ports::One,
+            Port::All => Ports::All,
+        }
+    }
 }
 
 /// The wormhole model of seed 001 §2.1.2.4 (eqs. 2.1.10–2.1.11), in cycles: a flit crosses a
@@ -67,6 +105,39 @@ pub struct Wormhole {
 /// ```
 pub fn wormhole_latency(plan: &Plan, shape: &Shape, model: Wormhole) -> u32 {
     Timeline::wormhole(plan, shape, model).completion(plan)
+}
+
+/// Message-passing steps of a valid plan (seed 001 eq. 2.1.7: `max{n₁, …, n_k}`, `nᵢ` the
+/// unicast steps until destination `i` holds the message; seed 002 §3–4 counts the same).
+///
+/// Wormhole routing is distance-insensitive, so every send takes one step however long its
+/// route: a node that holds the message at step `t` sends its `i`-th message (0-based, in its
+/// port order) in step `t + 1 + ports.slot(i)` — one per step, `d` per step, or all at once —
+/// and every node that send leaves a copy at holds the message from that step on. The source
+/// holds it at step 0. Sends that share a channel are counted as if they did not delay each
+/// other; [`crate::contention`] counts where they would. [`Steps`] gives the step of every send.
+///
+/// ```
+/// use meshcast::eval::{message_steps, Ports};
+/// use meshcast::plan::{Hop, Plan, PlanKind};
+/// use meshcast::topology::Shape;
+/// let s: Shape = "mesh:8".parse().unwrap();
+/// let n = |x: u32| s.node(&[x]).unwrap();
+/// // A unicast along the line, leaving its copy at its end only.
+/// let unicast = |from: u32, to: u32| (from + 1..=to).map(move |x| Hop { node: n(x), drop: x == to });
+/// // (0) sends to (1), (2) and (3); (1) forwards to (4).
+/// let mut plan = Plan::new(PlanKind::Unicast, n(0), vec![n(1), n(2), n(3), n(4)]);
+/// for to in 1..=3 {
+///     plan.push_send(n(0), unicast(0, to));
+/// }
+/// plan.push_send(n(1), unicast(1, 4));
+/// plan.validate(&s, false).unwrap();
+/// assert_eq!(message_steps(&plan, &s, Ports::One), 3);
+/// assert_eq!(message_steps(&plan, &s, Ports::Multi(2)), 2);
+/// assert_eq!(message_steps(&plan, &s, Ports::All), 2);
+/// ```
+pub fn message_steps(plan: &Plan, shape: &Shape, ports: Ports) -> u32 {
+    Steps::new(plan, shape, ports).completion(plan)
 }
 
 /// When every send starts and every node first holds the message, under one port model.
@@ -142,6 +213,87 @@ impl Timeline {
     }
 
     /// The time the last of `plan`'s destinations holds the message.
+    pub fn completion(&self, plan: &Plan) -> u32 {
+        plan.destinations()
+            .iter()
+            .filter_map(|&d| self.arrival(d))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The message-passing step of every send of a plan and the step every node first holds the
+/// message (see [`message_steps`]).
+#[derive(Clone, Debug)]
+pub struct Steps {
+    send_step: Vec<u32>,
+    held: Vec<u32>,
+}
+
+impl Steps {
+    /// Play `plan` (which must be valid for `shape`) step by step under `ports`.
+    pub fn new(plan: &Plan, shape: &Shape, ports: Ports) -> Steps {
+        let mut held = vec![NEVER; shape.len()];
+        let mut sent = vec![0u32; shape.len()];
+        held[plan.source().index()] = 0;
+        let send_step = plan
+            .sends()
+            .map(|send| {
+                let v = send.from.index();
+                let step = held[v].saturating_add(1 + ports.slot(sent[v]));
+                sent[v] += 1;
+                for hop in send.hops.iter().filter(|h| h.drop) {
+                    held[hop.node.index()] = step;
+                }
+                step
+            })
+            .collect();
+        Steps { send_step, held }
+    }
+
+    /// Given steps: `steps[i]` is the step (1-based) of send `i` of `plan` (valid for `shape`),
+    /// for a schedule no port model above describes — an algorithm that leaves a port idle.
+    /// Refused unless every send leaves after its sender holds the message.
+    pub fn given(plan: &Plan, shape: &Shape, steps: Vec<u32>) -> Result<Steps, InputError> {
+        let bad = |value: String| InputError::Setting {
+            name: "steps",
+            value,
+            allowed: "one step per send, each after its sender holds the message",
+        };
+        if steps.len() != plan.send_count() {
+            return Err(bad(format!(
+                "{} steps for {} sends",
+                steps.len(),
+                plan.send_count()
+            )));
+        }
+        let mut held = vec![NEVER; shape.len()];
+        held[plan.source().index()] = 0;
+        for (i, (send, &step)) in plan.sends().zip(&steps).enumerate() {
+            if held[send.from.index()] >= step {
+                return Err(bad(format!("send {i} in step {step}")));
+            }
+            for hop in send.hops.iter().filter(|h| h.drop) {
+                held[hop.node.index()] = step;
+            }
+        }
+        Ok(Steps {
+            send_step: steps,
+            held,
+        })
+    }
+
+    /// The step (1-based) in which send `i` is transmitted.
+    pub fn send(&self, i: usize) -> u32 {
+        self.send_step[i]
+    }
+
+    /// The step after which `node` holds the message (0 for the source), if it ever does.
+    pub fn arrival(&self, node: Node) -> Option<u32> {
+        Some(self.held[node.index()]).filter(|&t| t != NEVER)
+    }
+
+    /// The step in which the last of `plan`'s destinations receives the message: eq. 2.1.7.
     pub fn completion(&self, plan: &Plan) -> u32 {
         plan.destinations()
             .iter()

@@ -17,7 +17,8 @@
 //! * [`plan`]: the [`plan::Plan`] every algorithm returns, and its validator.
 //! * [`route`]: unicast routing functions — the snake labelling and Hamiltonian-path routing.
 //! * [`eval`]: traffic, additional traffic, one-port and all-port store-and-forward time,
-//!   wormhole latency.
+//!   wormhole latency, message-passing steps.
+//! * [`contention`]: stepwise and depth channel contention among a plan's messages.
 //! * [`schedule`]: the port order at each node — the paper's, or the optimal one.
 //!
 //! ```
@@ -47,6 +48,7 @@
 pub struct ReadmeDoctests;
 
 pub mod algo;
+pub mod contention;
 pub mod error;
 pub mod eval;
 pub mod experiment;
