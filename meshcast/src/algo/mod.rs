@@ -13,6 +13,7 @@ pub(crate) mod local;
 pub mod path;
 pub(crate) mod reduce;
 pub mod tree;
+pub mod unicast;
 
 use std::fmt;
 
@@ -247,6 +248,7 @@ impl AlgoInfo {
 
 const SAF_ONE_PORT: &str = "store-and-forward, one-port";
 const WORMHOLE_PATH: &str = "wormhole, path-based";
+const WORMHOLE_UNICAST_ONE_PORT: &str = "wormhole, unicast-based, one-port";
 const ANY_MESH_TORUS: Support = Support {
     mesh: true,
     torus: true,
@@ -403,6 +405,54 @@ pub static REGISTRY: &[AlgoInfo] = &[
         shortest_path: false,
         summary: "qualified groups of comparable weight (threshold TD); the source reaches one representative per group, which covers the group",
         algorithm: &path::qg::Qg,
+    },
+    AlgoInfo {
+        name: "separate",
+        family: Family::Unicast,
+        paper: "separate addressing, as in seed 001 §2.1.2.2 and seed 002 §1",
+        support: ANY_MESH_TORUS,
+        model: WORMHOLE_UNICAST_ONE_PORT,
+        shortest_path: true,
+        summary: "the source unicasts to every destination along its dimension-ordered route",
+        algorithm: &unicast::separate::Separate,
+    },
+    AlgoInfo {
+        name: "u-mesh",
+        family: Family::Unicast,
+        paper: "McKinley, Xu, Esfahanian & Ni (1994), as in seed 001 §2.2 and §2.1.2.4.3",
+        support: Support {
+            mesh: true,
+            torus: false,
+            only_dims: None,
+        },
+        model: WORMHOLE_UNICAST_ONE_PORT,
+        shortest_path: false,
+        summary: "recursive halving of the dimension-ordered chain: ⌈log₂(m+1)⌉ steps, contention-free",
+        algorithm: &unicast::u_mesh::UMesh,
+    },
+    AlgoInfo {
+        name: "u-torus",
+        family: Family::Unicast,
+        paper: "Robinson, McKinley & Cheng (1995), as in seed 001 §2.2",
+        support: Support {
+            mesh: false,
+            torus: true,
+            only_dims: None,
+        },
+        model: WORMHOLE_UNICAST_ONE_PORT,
+        shortest_path: false,
+        summary: "recursive halving of the chain ordered relative to the source: ⌈log₂(m+1)⌉ steps",
+        algorithm: &unicast::u_torus::UTorus,
+    },
+    AlgoInfo {
+        name: "multiport",
+        family: Family::Unicast,
+        paper: "seed 002 §3 (Definitions 5–6, Figure 4, Theorems 1–3), generalised to d ports",
+        support: MESH_TORUS_2D,
+        model: "wormhole, unicast-based, d-port (default 2)",
+        shortest_path: false,
+        summary: "each holder sends two thirds of each side of its labelling-ordered chain to their centres, one unicast per side per step (d/2 with d ports)",
+        algorithm: &unicast::multiport::Multiport,
     },
 ];
 
