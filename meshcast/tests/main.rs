@@ -1,12 +1,13 @@
 //! One integration-test binary (one link step on 2 cores): worked examples of the seeds,
-//! property tests over random shapes, path-based multicast, seed 003 (column-path, QG), and bad
-//! input.
+//! property tests over random shapes, path-based multicast, seed 003 (column-path, QG),
+//! unicast-based multicast (seed 002, U-mesh, U-torus), and bad input.
 
 mod examples;
 mod inputs;
 mod paths;
 mod properties;
 mod seed003;
+mod unicast;
 
 use meshcast::algo::{self, Request};
 use meshcast::eval::Metrics;

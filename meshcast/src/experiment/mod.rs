@@ -4,6 +4,7 @@
 //! give against them, and docs/REPRODUCTION.md explains every difference.
 
 pub mod published;
+pub mod seed002;
 pub mod seed003;
 pub mod stats;
 pub mod sweep;
