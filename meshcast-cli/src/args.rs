@@ -46,6 +46,9 @@ const ROUTE_EXAMPLES: &str = "\
 Nodes are written as comma-separated coordinates, dimension 0 first: \"3,4\" is x=3, y=4.
 Destinations are separated by spaces or semicolons. Times are in hops (store-and-forward);
 a link's hop number is the time the message arrives over it under the one-port model.
+Path- and unicast-based plans are also measured under the wormhole model (--length, --startup,
+--port; defaults of seed 001 §4.3: L = 20 flits, no start-up, all-port), in cycles: a worm
+reaches the node j hops down its route startup + j + L after it leaves.
 
 Examples:
   # seed 001 Example 3.2.1.1: DIAG on an 8x8 mesh, text report and a drawing
@@ -56,6 +59,12 @@ Examples:
 
   # VH with the best port order at every node, as JSON (schema meshcast.route/1, docs/CLI.md)
   meshcast route --topology mesh:8x8 --dests \"4,6 6,6 0,2 4,0 3,0 7,4\" --algo vh --schedule optimal --json
+
+  # seed 001 Example 3.3.1: XY-path's two worms, their routes and drops, and a drawing of them
+  meshcast route --topology mesh:10x10 --dests \"2,0 3,1 7,2 7,5 0,4 1,3\" --algo xy-path --svg worms.svg
+
+  # the same worms with seed 003's 64-flit messages, 33-cycle start-up, one worm at a time
+  meshcast route --topology mesh:10x10 --dests \"2,0 3,1 7,2 7,5 0,4 1,3\" --algo xy-path --length 64 --startup 33 --port one
 
   # a 3D mesh: the drawing shows one grid per z-layer
   meshcast route --topology mesh:5x5x5 --dests \"0,3,0 1,3,0 1,4,2 2,3,0 3,1,0 4,3,3\" --algo dds --svg dds.svg";
@@ -78,8 +87,8 @@ pub enum Command {
     /// List every algorithm: family, topologies, model, shortest-path property, paper.
     #[command(after_help = ALGOS_EXAMPLES)]
     Algos(AlgosArgs),
-    /// Build a multicast tree (one algorithm, or all side by side) and report its traffic,
-    /// times, links and arrival times; optionally draw it.
+    /// Route a multicast (one algorithm, or all side by side) and report its traffic, times,
+    /// sends (tree links, worms or unicasts) and arrival times; optionally draw it.
     #[command(after_help = ROUTE_EXAMPLES)]
     Route(RouteArgs),
     /// Run every worked example and Monte-Carlo table of seeds 000 and 001 (the trees of §4.2,
@@ -321,7 +330,7 @@ pub struct RouteArgs {
     /// The destination nodes, separated by spaces or semicolons: "4,6 6,6 0,2".
     #[arg(long, short = 'd', value_name = "NODES")]
     pub dests: String,
-    /// The algorithm to run (see `meshcast algos`): vh, dist, min, diag, dds, pair, pair-min.
+    /// The algorithm to run (see `meshcast algos`), e.g. vh, diag, dds, xy-path, lin.
     #[arg(long, short = 'a', value_name = "NAME")]
     pub algo: Option<String>,
     /// Run every algorithm that supports the topology and print one comparison table.
@@ -331,10 +340,13 @@ pub struct RouteArgs {
     /// gives the least one-port time for the same tree.
     #[arg(long, value_enum, default_value_t = ScheduleArg::Paper)]
     pub schedule: ScheduleArg,
+    #[command(flatten)]
+    pub wormhole: WormholeArgs,
     /// Print JSON (schema meshcast.route/1, see docs/CLI.md) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Also draw the tree as an SVG file (1 to 3 dimensions, up to 4096 nodes; not with --all).
+    /// Also draw the tree (or the worms) as an SVG file (1 to 3 dimensions, up to 4096 nodes; not
+    /// with --all).
     #[arg(long, value_name = "FILE", conflicts_with = "all")]
     pub svg: Option<PathBuf>,
 }

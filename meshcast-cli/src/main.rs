@@ -110,7 +110,7 @@ fn route_one(
     if args.svg.is_some() {
         draw::check_drawable(request.shape())?;
     }
-    let report = RouteReport::build(info, request, schedule)?;
+    let report = RouteReport::build(info, request, schedule, args.wormhole.model())?;
     if let Some(path) = &args.svg {
         let svg = draw::render(request.shape(), &report).to_string();
         output::write_atomically(path, svg.as_bytes())
@@ -130,7 +130,7 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .partition(|info| info.support.covers(request.shape()));
     let reports = runs
         .into_iter()
-        .map(|info| RouteReport::build(info, request, schedule))
+        .map(|info| RouteReport::build(info, request, schedule, args.wormhole.model()))
         .collect::<Result<Vec<_>>>()?;
     if args.json {
         return json(&reports);

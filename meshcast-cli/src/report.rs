@@ -2,16 +2,23 @@
 //! one routed multicast ([`RouteReport`], JSON schema `meshcast.route/1`, documented in
 //! docs/CLI.md). They are built from the library's types once; the text tables, the JSON output
 //! and the SVG drawing all read them, and so can any other front end (a web server).
+//!
+//! A report says what its plan's sends are ([`RouteReport::kind`]): tree edges, worms that drop
+//! copies at the destinations they pass, or unicasts. Path- and unicast-based plans are also
+//! measured under the wormhole model; tree plans are store-and-forward plans and are not.
 
+use std::fmt;
 use std::str::Lines;
 
 use anyhow::{Context, Result};
 use meshcast::algo::{AlgoInfo, Request};
-use meshcast::eval::{Metrics, Port, Timeline};
-use meshcast::plan::Plan;
+use meshcast::eval::{Metrics, Port, Timeline, Wormhole};
+use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 use meshcast::topology::{Node, Shape};
 use serde::{Deserialize, Serialize};
+
+use crate::args::port_name;
 
 /// The `schema` value of every [`RouteReport`]; bumped when a field changes meaning or goes away.
 pub const ROUTE_SCHEMA: &str = "meshcast.route/1";
@@ -66,14 +73,54 @@ pub struct RouteReport {
     pub destinations: Vec<Coords>,
     /// The registry name of the algorithm.
     pub algorithm: String,
+    /// What a send of the plan is: `tree` (one-hop edges), `path` (worms) or `unicast`.
+    pub kind: String,
     /// The port order: `paper` or `optimal`.
     pub schedule: String,
+    /// The wormhole model path- and unicast-based plans are measured with; `None` for trees.
+    pub wormhole: Option<WormholeReport>,
     /// Traffic and times.
     pub metrics: MetricsReport,
     /// Every link the message crosses, in plan order.
     pub links: Vec<LinkReport>,
+    /// Every send, in plan order: a tree edge, a worm or a unicast.
+    pub sends: Vec<SendReport>,
     /// Every destination with its arrival times, in the order given.
     pub arrivals: Vec<ArrivalReport>,
+}
+
+/// The wormhole model (seed 001 eqs. 2.1.10–2.1.11): times in cycles, a flit crossing a channel
+/// in one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WormholeReport {
+    /// Start-up latency of every send, in cycles.
+    pub startup: u32,
+    /// Message length in flits.
+    pub length: u32,
+    /// `one` (a node's worms one after the other) or `all` (at once).
+    pub port: String,
+}
+
+impl WormholeReport {
+    /// The report of `model`.
+    pub fn of(model: Wormhole) -> WormholeReport {
+        WormholeReport {
+            startup: model.startup,
+            length: model.length,
+            port: port_name(model.port).to_string(),
+        }
+    }
+}
+
+/// `L = 20 flits, start-up 0 cycles, all-port`.
+impl fmt::Display for WormholeReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "L = {} flits, start-up {} cycles, {}-port",
+            self.length, self.startup, self.port
+        )
+    }
 }
 
 /// The static metrics of a plan (times in hops, store-and-forward).
@@ -89,6 +136,8 @@ pub struct MetricsReport {
     pub all_port_time: u32,
     /// One-port time of the same tree with the optimal port order.
     pub optimal_one_port_time: u32,
+    /// Wormhole latency in cycles (path- and unicast-based plans; `None` for trees).
+    pub wormhole_latency: Option<u32>,
 }
 
 /// One link of the tree.
@@ -104,6 +153,19 @@ pub struct LinkReport {
     pub send: usize,
 }
 
+/// One send of the plan: a tree edge, a worm or a unicast.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendReport {
+    /// The node that sends; it holds the message before the send starts.
+    pub from: Coords,
+    /// The nodes the send passes through, in order; it ends at the last.
+    pub route: Vec<Coords>,
+    /// The nodes it leaves a copy at, in route order (a tree edge or a unicast: its end).
+    pub drops: Vec<Coords>,
+    /// Under the wormhole model, when it leaves its sender (cycles); `None` for trees.
+    pub start: Option<u32>,
+}
+
 /// When one destination first holds the message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArrivalReport {
@@ -113,6 +175,17 @@ pub struct ArrivalReport {
     pub one_port: u32,
     /// Arrival time under the all-port model.
     pub all_port: u32,
+    /// Arrival time under the wormhole model, in cycles; `None` for trees.
+    pub wormhole: Option<u32>,
+}
+
+/// The name of a plan kind as reports spell it.
+pub fn kind_name(kind: PlanKind) -> &'static str {
+    match kind {
+        PlanKind::Tree => "tree",
+        PlanKind::Path => "path",
+        PlanKind::Unicast => "unicast",
+    }
 }
 
 /// The name of a schedule as reports and `--schedule` spell it.
@@ -124,33 +197,58 @@ pub fn schedule_name(schedule: Schedule) -> &'static str {
 }
 
 impl RouteReport {
-    /// Run `info` on `request` with `schedule` and report the result. Fails when the algorithm
-    /// does not support the topology, or (a library bug) when its plan does not validate.
-    pub fn build(info: &AlgoInfo, request: &Request, schedule: Schedule) -> Result<RouteReport> {
+    /// Run `info` on `request` with `schedule` and report the result, measuring a path- or
+    /// unicast-based plan also under `wormhole`. Fails when the algorithm does not support the
+    /// topology, or (a library bug) when its plan does not validate.
+    pub fn build(
+        info: &AlgoInfo,
+        request: &Request,
+        schedule: Schedule,
+        wormhole: Wormhole,
+    ) -> Result<RouteReport> {
         let shape = request.shape();
         let plan = schedule.apply(info.route(request)?, shape);
         plan.validate(shape, info.shortest_path)
             .with_context(|| format!("internal error: {} built an invalid plan", info.name))?;
+        Ok(RouteReport::of_plan(
+            info.name, &plan, shape, schedule, wormhole,
+        ))
+    }
+
+    /// The report of a valid `plan` that `algorithm` built, its port order `schedule`.
+    pub fn of_plan(
+        algorithm: &str,
+        plan: &Plan,
+        shape: &Shape,
+        schedule: Schedule,
+        wormhole: Wormhole,
+    ) -> RouteReport {
         let optimal = Schedule::Optimal.apply(plan.clone(), shape);
-        let metrics = Metrics::of(&plan, shape);
+        let metrics = Metrics::of(plan, shape);
         let coords = |n: Node| shape.coords(n);
-        Ok(RouteReport {
+        let worms =
+            (plan.kind() != PlanKind::Tree).then(|| Timeline::wormhole(plan, shape, wormhole));
+        RouteReport {
             schema: ROUTE_SCHEMA.to_string(),
             topology: shape.to_string(),
             source: coords(plan.source()),
             destinations: plan.destinations().iter().map(|&d| coords(d)).collect(),
-            algorithm: info.name.to_string(),
+            algorithm: algorithm.to_string(),
+            kind: kind_name(plan.kind()).to_string(),
             schedule: schedule_name(schedule).to_string(),
+            wormhole: worms.as_ref().map(|_| WormholeReport::of(wormhole)),
             metrics: MetricsReport {
                 traffic: metrics.traffic,
                 additional_traffic: metrics.additional_traffic,
                 one_port_time: metrics.one_port_time,
                 all_port_time: metrics.all_port_time,
                 optimal_one_port_time: Metrics::of(&optimal, shape).one_port_time,
+                wormhole_latency: worms.as_ref().map(|t| t.completion(plan)),
             },
-            links: links(&plan, shape),
-            arrivals: arrivals(&plan, shape),
-        })
+            links: links(plan, shape),
+            sends: sends(plan, shape, worms.as_ref()),
+            arrivals: arrivals(plan, shape, worms.as_ref()),
+        }
     }
 }
 
@@ -172,7 +270,26 @@ fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
     out
 }
 
-fn arrivals(plan: &Plan, shape: &Shape) -> Vec<ArrivalReport> {
+/// Every send with its route and drops; `worms` is the wormhole timeline, if the plan has one.
+fn sends(plan: &Plan, shape: &Shape, worms: Option<&Timeline>) -> Vec<SendReport> {
+    plan.sends()
+        .enumerate()
+        .map(|(i, send)| {
+            let nodes = |drops_only: bool| {
+                let hops = send.hops.iter().filter(|h| h.drop || !drops_only);
+                hops.map(|h| shape.coords(h.node)).collect()
+            };
+            SendReport {
+                from: shape.coords(send.from),
+                route: nodes(false),
+                drops: nodes(true),
+                start: worms.map(|t| t.send_start(i)),
+            }
+        })
+        .collect()
+}
+
+fn arrivals(plan: &Plan, shape: &Shape, worms: Option<&Timeline>) -> Vec<ArrivalReport> {
     let one = Timeline::new(plan, shape, Port::One);
     let all = Timeline::new(plan, shape, Port::All);
     let reached = "a validated plan reaches every destination";
@@ -182,6 +299,7 @@ fn arrivals(plan: &Plan, shape: &Shape) -> Vec<ArrivalReport> {
             node: shape.coords(d),
             one_port: one.arrival(d).expect(reached),
             all_port: all.arrival(d).expect(reached),
+            wormhole: worms.and_then(|t| t.arrival(d)),
         })
         .collect()
 }

@@ -1,11 +1,15 @@
 //! Plain-text output: the algorithm table, the report of one routed multicast, and the
 //! comparison table of `route --all`. Every function returns the whole text; printing is the
-//! caller's business.
+//! caller's business. A report lists its sends as what they are: tree links grouped by sender,
+//! worms with their routes and drops, or unicasts.
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::report::{AlgoRow, Coords, LinkReport, RouteReport};
+use crate::report::{AlgoRow, Coords, LinkReport, RouteReport, SendReport};
+
+/// Nodes per line of a worm's route.
+const ROUTE_LINE: usize = 10;
 
 /// A node as `(3,4)`.
 pub fn node(coords: &[u32]) -> String {
@@ -90,7 +94,8 @@ fn request_line(r: &RouteReport) -> String {
     )
 }
 
-/// The report of one routed multicast: header, metrics, tree links, arrival times.
+/// The report of one routed multicast: header, metrics, the sends (tree links, worms or
+/// unicasts), arrival times.
 pub fn route(r: &RouteReport) -> String {
     let mut out = format!(
         "{}, algorithm {}, schedule {}\n\n",
@@ -100,19 +105,95 @@ pub fn route(r: &RouteReport) -> String {
     );
     let m = &r.metrics;
     let metrics = [
-        ("traffic", m.traffic),
-        ("additional traffic", m.additional_traffic),
-        ("one-port time", m.one_port_time),
-        ("all-port time", m.all_port_time),
+        ("traffic", Some(m.traffic)),
+        ("additional traffic", Some(m.additional_traffic)),
+        ("one-port time", Some(m.one_port_time)),
+        ("all-port time", Some(m.all_port_time)),
+        ("wormhole latency", m.wormhole_latency),
     ];
     for (name, value) in metrics {
-        let _ = writeln!(out, "{name:<20}{value}");
+        if let Some(value) = value {
+            let _ = writeln!(out, "{name:<20}{value}");
+        }
     }
-    out += "\ntree links, grouped by sender (hop = one-port arrival time over the link):\n";
-    out += &tree_links(r);
-    out += "\narrival times (hops):\n";
+    if let Some(model) = &r.wormhole {
+        let _ = writeln!(out, "\nwormhole model: {model}; wormhole times in cycles");
+    }
+    out += &match r.kind.as_str() {
+        "path" => format!("\n{WORMS}\n{}", worms(r)),
+        "unicast" => format!("\n{UNICASTS}\n{}", unicasts(r)),
+        _ => format!("\n{TREE_LINKS}\n{}", tree_links(r)),
+    };
+    out += if r.wormhole.is_some() {
+        "\narrival times (one-port, all-port: hops; wormhole: cycles):\n"
+    } else {
+        "\narrival times (hops):\n"
+    };
     out += &arrivals(r);
     out
+}
+
+const TREE_LINKS: &str =
+    "tree links, grouped by sender (hop = one-port arrival time over the link):";
+const WORMS: &str = "worms, in send order (a worm drops a copy at each node marked *; \
+                     it leaves its sender at the wormhole time given):";
+const UNICASTS: &str = "unicasts, in send order (each leaves a copy at its end only; \
+                        it leaves its sender at the wormhole time given):";
+
+/// Every worm: its sender, length, drops and start, then its route, [`ROUTE_LINE`] nodes a line.
+fn worms(r: &RouteReport) -> String {
+    let mut out = String::new();
+    for (i, s) in r.sends.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  worm {} from {}: {} hops, {} drops{}",
+            i + 1,
+            node(&s.from),
+            s.route.len(),
+            s.drops.len(),
+            start(s)
+        );
+        let marked: Vec<String> = s
+            .route
+            .iter()
+            .map(|c| {
+                let star = if s.drops.contains(c) { "*" } else { "" };
+                node(c) + star
+            })
+            .collect();
+        for line in marked.chunks(ROUTE_LINE) {
+            let _ = writeln!(out, "    {}", line.join(" "));
+        }
+    }
+    out
+}
+
+/// Every unicast: `from -> to`, its length and start.
+fn unicasts(r: &RouteReport) -> String {
+    let rows: Vec<[String; 3]> = r
+        .sends
+        .iter()
+        .map(|s| {
+            let to = s.route.last().map_or_else(String::new, |c| node(c));
+            [
+                node(&s.from),
+                to,
+                format!("{} hops{}", s.route.len(), start(s)),
+            ]
+        })
+        .collect();
+    let width = |i: usize| rows.iter().map(|row| row[i].len()).max().unwrap_or(0);
+    let (w0, w1) = (width(0), width(1));
+    rows.iter()
+        .enumerate()
+        .map(|(i, [from, to, rest])| format!("  {:>3}. {from:>w0$} -> {to:<w1$}  {rest}\n", i + 1))
+        .collect()
+}
+
+/// `, leaves at 12` when the send has a wormhole start time.
+fn start(s: &SendReport) -> String {
+    s.start
+        .map_or_else(String::new, |t| format!(", leaves at {t}"))
 }
 
 /// `from -> to  hop N` for every link, the links of one sender together, senders in the order
@@ -147,23 +228,63 @@ fn tree_links(r: &RouteReport) -> String {
 
 fn arrivals(r: &RouteReport) -> String {
     use Align::{Left, Right};
-    let header = [
+    let mut header = vec![
         ("destination", Left),
         ("one-port", Right),
         ("all-port", Right),
     ];
+    if r.wormhole.is_some() {
+        header.push(("wormhole", Right));
+    }
     let rows: Vec<Vec<String>> = r
         .arrivals
         .iter()
         .map(|a| {
-            vec![
+            let mut row = vec![
                 node(&a.node),
                 a.one_port.to_string(),
                 a.all_port.to_string(),
-            ]
+            ];
+            row.extend(a.wormhole.map(|t| t.to_string()));
+            row
         })
         .collect();
     indent(&table(&header, &rows))
+}
+
+/// The path- and unicast-based algorithms of a comparison under the wormhole model; nothing when
+/// every algorithm is a tree.
+fn wormhole_comparison(reports: &[RouteReport]) -> String {
+    use Align::{Left, Right};
+    let measured: Vec<&RouteReport> = reports.iter().filter(|r| r.wormhole.is_some()).collect();
+    let Some(model) = measured.first().and_then(|r| r.wormhole.as_ref()) else {
+        return String::new();
+    };
+    let header = [
+        ("algorithm", Left),
+        ("kind", Left),
+        ("sends", Right),
+        ("wormhole latency", Right),
+    ];
+    let rows: Vec<Vec<String>> = measured
+        .iter()
+        .map(|r| {
+            let latency = r
+                .metrics
+                .wormhole_latency
+                .map_or("–".into(), |t| t.to_string());
+            vec![
+                r.algorithm.clone(),
+                r.kind.clone(),
+                r.sends.len().to_string(),
+                latency,
+            ]
+        })
+        .collect();
+    format!(
+        "\nwormhole model: {model}; latency in cycles\n\n{}",
+        table(&header, &rows)
+    )
 }
 
 fn indent(text: &str) -> String {
@@ -203,6 +324,7 @@ pub fn comparison(reports: &[RouteReport], skipped: &[(String, String)]) -> Stri
         })
         .collect();
     out += &table(&header, &rows);
+    out += &wormhole_comparison(reports);
     if !skipped.is_empty() {
         let names: Vec<String> = skipped.iter().map(|(n, s)| format!("{n} ({s})")).collect();
         let _ = writeln!(

@@ -529,3 +529,211 @@ fn reproduce_writes_between_markers() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("has no marker"));
 }
+
+/// Seed 001 Example 3.3.1: XY-path's two worms on the 10x10 mesh.
+const PATHS: [&str; 6] = [
+    "route",
+    "--topology",
+    "mesh:10x10",
+    "--dests",
+    "2,0 3,1 7,2 7,5 0,4 1,3",
+    "--algo",
+];
+
+fn xy_path(extra: &[&str]) -> Output {
+    meshcast(&[&PATHS[..], &["xy-path"], extra].concat())
+}
+
+#[test]
+fn a_path_report_lists_worms_with_their_drops() {
+    let text = stdout(&xy_path(&[]));
+    assert_eq!(metric(&text, "wormhole latency"), 12 + 20);
+    assert!(
+        text.contains("\nwormhole model: L = 20 flits, start-up 0 cycles, all-port;"),
+        "{text}"
+    );
+    assert!(!text.contains("tree links"), "{text}");
+    assert!(
+        text.contains(
+            "  worm 1 from (0,0): 12 hops, 4 drops, leaves at 0\n    (1,0) (2,0)* (3,0) (3,1)*"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  worm 2 from (0,0): 6 hops, 2 drops"),
+        "{text}"
+    );
+    assert!(
+        text.contains("destination  one-port  all-port  wormhole"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_path_report_in_json_has_its_kind_model_and_sends() {
+    let r = json(&xy_path(&["--json"]));
+    assert_eq!(r["schema"], "meshcast.route/1");
+    assert_eq!(r["kind"], "path");
+    assert_eq!(
+        r["wormhole"],
+        serde_json::json!({"startup": 0, "length": 20, "port": "all"})
+    );
+    assert_eq!(r["metrics"]["wormhole_latency"], 32);
+    let sends = r["sends"].as_array().unwrap();
+    assert_eq!(sends.len(), 2);
+    assert_eq!(
+        sends[0]["drops"],
+        serde_json::json!([[2, 0], [3, 1], [7, 2], [7, 5]])
+    );
+    assert_eq!(sends[0]["route"].as_array().unwrap().len(), 12);
+    assert_eq!(sends[1]["start"], 0);
+    let last = r["arrivals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["wormhole"].as_u64());
+    assert_eq!(last.max().flatten(), Some(32));
+
+    // One port: the second worm leaves when the first one's tail has (start-up + L).
+    let one = json(&xy_path(&[
+        "--json",
+        "--length",
+        "64",
+        "--startup",
+        "33",
+        "--port",
+        "one",
+    ]));
+    assert_eq!(one["sends"][1]["start"], 33 + 64);
+    assert_eq!(one["metrics"]["wormhole_latency"], (33 + 64) + 33 + 6 + 64);
+    assert_eq!(one["wormhole"]["port"], "one");
+}
+
+/// Every algorithm's report says what its sends are, and the wormhole numbers are there for
+/// path- and unicast-based plans only.
+#[test]
+fn every_plan_kind_is_reported_with_its_sends() {
+    let reports = json(&example(&["--all", "--json"]));
+    for r in reports.as_array().unwrap() {
+        let name = r["algorithm"].as_str().unwrap();
+        let family = meshcast::algo::find(name).unwrap().family.to_string();
+        assert_eq!(r["kind"], family, "{name}");
+        let sends = r["sends"].as_array().unwrap();
+        let hops: usize = sends
+            .iter()
+            .map(|s| s["route"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(
+            hops as u64,
+            r["metrics"]["traffic"].as_u64().unwrap(),
+            "{name}"
+        );
+        for s in sends {
+            let (route, drops) = (
+                s["route"].as_array().unwrap(),
+                s["drops"].as_array().unwrap(),
+            );
+            assert_eq!(
+                drops.last(),
+                route.last(),
+                "{name}: a send ends with a drop"
+            );
+            if family != "path" {
+                assert_eq!(drops.len(), 1, "{name}: {s}");
+            }
+        }
+        let latency = &r["metrics"]["wormhole_latency"];
+        if family == "tree" {
+            assert!(latency.is_null() && r["wormhole"].is_null(), "{name}");
+            assert!(sends.iter().all(|s| s["start"].is_null()), "{name}");
+        } else {
+            let arrivals = r["arrivals"].as_array().unwrap().iter();
+            let last = arrivals.map(|a| a["wormhole"].as_u64().unwrap()).max();
+            assert_eq!(latency.as_u64(), last, "{name}");
+        }
+    }
+    let text = stdout(&example(&["--all", "--length", "10"]));
+    assert!(
+        text.contains(
+            "\nwormhole model: L = 10 flits, start-up 0 cycles, all-port; latency in cycles\n"
+        ),
+        "{text}"
+    );
+    let xy = text
+        .lines()
+        .find(|l| l.starts_with("xy-path ") && l.contains("path"))
+        .unwrap();
+    assert!(
+        xy.split_whitespace()
+            .last()
+            .unwrap()
+            .parse::<u32>()
+            .unwrap()
+            > 10,
+        "{xy}"
+    );
+}
+
+#[test]
+fn svg_of_worms() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("worms.svg");
+    stdout(&xy_path(&["--svg", path.to_str().unwrap()]));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.contains("wormhole latency 32 cycles"), "title");
+    assert!(
+        svg.contains("worm 1 from (0,0): 12 hops, 4 drops"),
+        "legend"
+    );
+    assert!(svg.contains("worm 2 from (0,0): 6 hops, 2 drops"), "legend");
+    // One arrow per hop in the worm's colour, and one in the legend.
+    assert_eq!(svg.matches("url(#arrow-0)").count(), 12 + 1);
+    assert_eq!(svg.matches("url(#arrow-1)").count(), 6 + 1);
+    assert_eq!(svg.matches("url(#arrow)").count(), 0, "no tree links");
+    assert!(!svg.contains("replicate node"), "worms do not replicate");
+}
+
+/// Every algorithm draws on a 2D torus and a 3D mesh.
+#[test]
+fn every_algorithm_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    for (topology, dests) in [
+        ("torus:6x6", "1,4 5,5 3,0 2,2"),
+        ("mesh:4x4x3", "3,3,2 1,0,1 0,3,0"),
+    ] {
+        for name in names_on(topology) {
+            let path = dir.path().join(format!("{name}.svg"));
+            let args = [
+                "route",
+                "-t",
+                topology,
+                "-d",
+                dests,
+                "-a",
+                name,
+                "--svg",
+                path.to_str().unwrap(),
+            ];
+            stdout(&meshcast(&args));
+            let svg = std::fs::read_to_string(&path).unwrap();
+            assert!(svg.contains("Legend"), "{name} on {topology}");
+        }
+    }
+}
+
+#[test]
+fn bad_wormhole_flags_are_usage_errors() {
+    for (flag, value) in [
+        ("--length", "0"),
+        ("--startup", "2000000"),
+        ("--port", "two"),
+    ] {
+        let out = xy_path(&[flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("error: invalid value '{value}' for '{flag}")),
+            "{err}"
+        );
+    }
+}

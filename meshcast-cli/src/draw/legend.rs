@@ -1,10 +1,16 @@
 //! The legend box: every symbol the drawing can use, with one or two lines of explanation.
-//! Wraparound and z-layer entries appear only when the shape has them.
+//! Wraparound and z-layer entries appear only when the shape has them; a path-based plan lists
+//! its worms, each with its colour.
 
 use svg::node::element::{Group, Rectangle};
 
 use super::layout::{px, Layout, LEGEND_W, P};
+use super::sends::worm_summary;
 use super::shapes::{self, Role, GRID, MUTED};
+use crate::report::RouteReport;
+
+/// Most worms the legend names one by one.
+const MAX_WORMS: usize = 12;
 
 const ROW_H: f64 = 26.0;
 const LINE_H: f64 = 14.0;
@@ -13,13 +19,13 @@ const TEXT_X: f64 = 58.0;
 /// One legend entry: a sample drawing centred on a point, and its explanation.
 struct Entry {
     sample: Box<dyn Fn(P) -> Group>,
-    lines: &'static [&'static str],
+    lines: Vec<String>,
 }
 
-fn entry(sample: impl Fn(P) -> Group + 'static, lines: &'static [&'static str]) -> Entry {
+fn entry(sample: impl Fn(P) -> Group + 'static, lines: &[&str]) -> Entry {
     Entry {
         sample: Box::new(sample),
-        lines,
+        lines: lines.iter().map(|l| l.to_string()).collect(),
     }
 }
 
@@ -40,8 +46,45 @@ fn link_sample(at: P, tree: bool) -> Group {
     }
 }
 
-fn entries(layout: &Layout) -> Vec<Entry> {
-    let mut out = vec![
+/// The entries of a drawing of `r` on `layout`.
+fn entries(layout: &Layout, r: &RouteReport) -> Vec<Entry> {
+    let mut out = match r.kind.as_str() {
+        "path" => worm_entries(r),
+        _ => tree_entries(),
+    };
+    out.push(entry(|at| link_sample(at, false), &["network link"]));
+    if layout.wraps[0] || layout.wraps[1] {
+        out.push(wraparound(r.kind == "tree"));
+    }
+    if layout.k[2] > 1 {
+        out.push(z_hop(r.kind == "tree"));
+    }
+    out
+}
+
+/// A hop along z: a badge on both nodes, with the tree's hop number or the worm's hop count so
+/// far.
+fn z_hop(tree: bool) -> Entry {
+    let badge = move |at: P| {
+        let badge = if tree {
+            shapes::z_badge(at, 1, 3)
+        } else {
+            shapes::z_badge_in(at, 1, 3, shapes::colour(0))
+        };
+        Group::new().add(badge)
+    };
+    Entry {
+        sample: Box::new(badge),
+        lines: vec![
+            "hop to the next z-layer (\u{25b6}) or the".to_string(),
+            "previous one (\u{25c0}), on both its nodes".to_string(),
+        ],
+    }
+}
+
+/// The nodes and links of a multicast tree.
+fn tree_entries() -> Vec<Entry> {
+    vec![
         node(Role::Source, &["source"]),
         node(
             Role::Replicate { dest: false },
@@ -61,50 +104,80 @@ fn entries(layout: &Layout) -> Vec<Entry> {
                 "(one-port time) it is crossed at",
             ],
         ),
-        entry(|at| link_sample(at, false), &["network link"]),
+    ]
+}
+
+/// The nodes of a path-based plan, then every worm in its colour (the first [`MAX_WORMS`]).
+fn worm_entries(r: &RouteReport) -> Vec<Entry> {
+    let mut out = vec![
+        node(Role::Source, &["source"]),
+        node(Role::Destination, &["destination"]),
+        node(Role::Passerby, &["on a worm, keeps no copy"]),
+        node(Role::Off, &["node no worm passes"]),
+        entry(
+            |at| {
+                let ring = shapes::drop_ring(at, 0);
+                let count = shapes::label_in(at + P::new(13.0, 11.0), "5", shapes::colour(0));
+                Group::new().add(ring).add(count)
+            },
+            &[
+                "a worm drops a copy here; the",
+                "number is its hops from the sender",
+            ],
+        ),
     ];
-    if layout.wraps[0] || layout.wraps[1] {
-        let stub = |at: P| {
-            let a = at - P::new(20.0, 0.0);
-            let b = at + P::new(4.0, 0.0);
-            Group::new()
-                .add(
-                    shapes::line(a, at + P::new(20.0, 0.0), GRID, 1.0)
-                        .set("stroke-dasharray", "3 3"),
-                )
-                .add(shapes::tree_line(a, b))
-                .add(shapes::hop_label(at + P::new(15.0, 0.0), 2))
+    for (i, send) in r.sends.iter().enumerate().take(MAX_WORMS) {
+        let sample = move |at: P| {
+            let (a, b) = (at - P::new(20.0, 0.0), at + P::new(20.0, 0.0));
+            Group::new().add(shapes::worm_line(a, b, i))
         };
-        out.push(entry(
-            stub,
-            &[
-                "wraparound link: a stub leaves one",
-                "edge and re-enters the opposite one",
-            ],
-        ));
+        out.push(Entry {
+            sample: Box::new(sample),
+            lines: vec![worm_summary(i, send)],
+        });
     }
-    if layout.k[2] > 1 {
-        let badge = |at: P| Group::new().add(shapes::z_badge(at, 1, 3));
-        out.push(entry(
-            badge,
-            &[
-                "hop to the next z-layer (\u{25b6}) or the",
-                "previous one (\u{25c0}), on both its nodes",
-            ],
-        ));
+    if r.sends.len() > MAX_WORMS {
+        let more = format!("and {} more worms", r.sends.len() - MAX_WORMS);
+        out.push(Entry {
+            sample: Box::new(|_| Group::new()),
+            lines: vec![more, "(colours repeat every 10)".to_string()],
+        });
     }
     out
 }
 
+/// A wraparound link, taken by a tree link (with its hop number) or by a worm.
+fn wraparound(tree: bool) -> Entry {
+    let stub = move |at: P| {
+        let a = at - P::new(20.0, 0.0);
+        let b = at + P::new(4.0, 0.0);
+        let dashed = shapes::line(a, at + P::new(20.0, 0.0), GRID, 1.0);
+        let g = Group::new().add(dashed.set("stroke-dasharray", "3 3"));
+        if tree {
+            g.add(shapes::tree_line(a, b))
+                .add(shapes::hop_label(at + P::new(15.0, 0.0), 2))
+        } else {
+            g.add(shapes::worm_line(a, b, 0))
+        }
+    };
+    entry(
+        stub,
+        &[
+            "wraparound link: a stub leaves one",
+            "edge and re-enters the opposite one",
+        ],
+    )
+}
+
 /// The legend with its top-left corner at `at`, and its height.
-pub fn legend(at: P, layout: &Layout) -> (Group, f64) {
+pub fn legend(at: P, layout: &Layout, r: &RouteReport) -> (Group, f64) {
     let mut g = Group::new();
     let mut y = at.y + 30.0;
     g = g.add(
         shapes::text(P::new(at.x + 12.0, at.y + 14.0), "Legend", 13.0, "start")
             .set("font-weight", "bold"),
     );
-    for e in entries(layout) {
+    for e in entries(layout, r) {
         let h = ROW_H + LINE_H * (e.lines.len() as f64 - 1.0);
         let mid = y + h / 2.0;
         g = g.add((e.sample)(P::new(at.x + 30.0, mid)));

@@ -1,5 +1,7 @@
 //! `--svg`: the multicast tree of a [`RouteReport`] drawn on its mesh or torus, with the node
 //! symbols of seed 001 Figure 3.1.3, a hop number on every tree link, a title and a legend.
+//! A path-based plan is drawn as its worms instead ([`sends`]): one colour per worm along its
+//! route, a ring and the hop count at each destination it drops a copy at.
 //!
 //! 1D shapes are one row; 2D shapes a grid with x to the right and y upward; 3D shapes a row of
 //! z-layers (z = 0, 1, … left to right), a hop along z marked by a badge on both its nodes.
@@ -8,6 +10,7 @@
 
 mod layout;
 mod legend;
+mod sends;
 mod shapes;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,9 +51,12 @@ pub fn check_drawable(shape: &Shape) -> Result<()> {
 /// The drawing of `report`, routed on `shape` (which passed [`check_drawable`]).
 pub fn render(shape: &Shape, report: &RouteReport) -> Document {
     let layout = Layout::new(shape);
-    let (lines, labels) = tree(&layout, report);
+    let (lines, labels) = match report.kind.as_str() {
+        "path" => sends::worms(&layout, report),
+        _ => tree(&layout, report),
+    };
     let legend_at = P::new(layout.legend_left(), layout.legend_top());
-    let (legend, legend_h) = legend::legend(legend_at, &layout);
+    let (legend, legend_h) = legend::legend(legend_at, &layout, report);
     let title = title(report);
     let width = (legend_at.x + layout::LEGEND_W + 16.0).max(title.1);
     let height = (layout.x_labels_y() + 34.0).max(legend_at.y + legend_h + 16.0);
@@ -85,10 +91,20 @@ fn title(r: &RouteReport) -> (Group, f64) {
         if n == 1 { "" } else { "s" }
     );
     let m = &r.metrics;
-    let second = format!(
-        "traffic {} (additional {}) \u{b7} one-port time {} \u{b7} all-port time {} \u{b7} {} schedule",
-        m.traffic, m.additional_traffic, m.one_port_time, m.all_port_time, r.schedule
-    );
+    let second = match (&r.wormhole, m.wormhole_latency) {
+        (Some(model), Some(latency)) => format!(
+            "traffic {} (additional {}) \u{b7} wormhole latency {latency} cycles ({model}) \u{b7} {} {}{}",
+            m.traffic,
+            m.additional_traffic,
+            r.sends.len(),
+            if r.kind == "path" { "worm" } else { "unicast" },
+            if r.sends.len() == 1 { "" } else { "s" }
+        ),
+        _ => format!(
+            "traffic {} (additional {}) \u{b7} one-port time {} \u{b7} all-port time {} \u{b7} {} schedule",
+            m.traffic, m.additional_traffic, m.one_port_time, m.all_port_time, r.schedule
+        ),
+    };
     let width =
         40.0 + (first.chars().count() as f64 * 9.5).max(second.chars().count() as f64 * 7.2);
     let g = Group::new()
@@ -119,8 +135,22 @@ fn grid(layout: &Layout, rank: usize) -> Group {
     g
 }
 
-/// What every node on the tree is; nodes missing from the map are off the tree.
+/// What every node on the plan is; nodes missing from the map are off it. Worms do not
+/// replicate: a node on a worm is the source, a destination or a passerby.
 fn roles(r: &RouteReport) -> BTreeMap<&[u32], Role> {
+    if r.kind == "tree" {
+        return tree_roles(r);
+    }
+    let dests: BTreeSet<&[u32]> = r.destinations.iter().map(Vec::as_slice).collect();
+    let on_routes = r.sends.iter().flat_map(|s| &s.route).map(Vec::as_slice);
+    let mut roles: BTreeMap<&[u32], Role> = on_routes.map(|c| (c, Role::Passerby)).collect();
+    roles.extend(dests.iter().map(|&d| (d, Role::Destination)));
+    roles.insert(&r.source, Role::Source);
+    roles
+}
+
+/// What every node on the tree is: source, replicate, passerby or destination.
+fn tree_roles(r: &RouteReport) -> BTreeMap<&[u32], Role> {
     let mut next: BTreeMap<&[u32], BTreeSet<&[u32]>> = BTreeMap::new();
     for l in &r.links {
         next.entry(&l.from).or_default().insert(&l.to);

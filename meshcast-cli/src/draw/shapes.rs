@@ -1,6 +1,7 @@
 //! The drawing vocabulary: node symbols of seed 001 Figure 3.1.3, tree links with arrowheads,
-//! hop-number labels, z-layer hop badges, grid lines and text. Each function returns one SVG
-//! element placed at page coordinates.
+//! hop-number labels, z-layer hop badges, grid lines and text; for path- and unicast-based plans,
+//! the same in one colour per worm (or step) from [`PALETTE`], drop rings and curved unicast
+//! arrows. Each function returns one SVG element placed at page coordinates.
 
 use svg::node::element::{
     Circle, Definitions, Group, Line, Marker, Path, Polygon, Rectangle, Text,
@@ -16,6 +17,17 @@ pub const INK: &str = "#222222";
 pub const GRID: &str = "#c4c4c4";
 /// Colour of coordinates and secondary text.
 pub const MUTED: &str = "#555555";
+/// Colours of worms (path-based plans) and of message-passing steps (unicast-based plans), told
+/// apart on white and by most colour-blind readers; used in turn, then again from the first.
+pub const PALETTE: [&str; 10] = [
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#7b3294", "#8c510a",
+    "#b2182b", "#4d4d4d",
+];
+
+/// The palette colour of worm (or step) number `i`, 0-based.
+pub fn colour(i: usize) -> &'static str {
+    PALETTE[i % PALETTE.len()]
+}
 
 /// What a node is in the tree (seed 001 §3.1.2, Figure 3.1.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,19 +45,29 @@ pub enum Role {
     Off,
 }
 
-/// The arrowhead every tree link ends with (`marker-end="url(#arrow)"`).
+/// The arrowheads: `url(#arrow)` for tree links, `url(#arrow-i)` in palette colour `i`.
 pub fn arrow_marker() -> Definitions {
-    let head = Path::new().set("d", "M0,0 L10,5 L0,10 z").set("fill", TREE);
-    let marker = Marker::new()
-        .set("id", "arrow")
+    let palette = PALETTE.iter().enumerate();
+    let coloured = palette.map(|(i, c)| marker(&format!("arrow-{i}"), c));
+    coloured.fold(
+        Definitions::new().add(marker("arrow", TREE)),
+        Definitions::add,
+    )
+}
+
+fn marker(id: &str, colour: &str) -> Marker {
+    let head = Path::new()
+        .set("d", "M0,0 L10,5 L0,10 z")
+        .set("fill", colour);
+    Marker::new()
+        .set("id", id)
         .set("viewBox", "0 0 10 10")
         .set("refX", 9)
         .set("refY", 5)
         .set("markerWidth", 4)
         .set("markerHeight", 4)
         .set("orient", "auto")
-        .add(head);
-    Definitions::new().add(marker)
+        .add(head)
 }
 
 /// A straight line.
@@ -66,6 +88,18 @@ pub fn tree_line(a: P, b: P) -> Line {
         .set("marker-end", "url(#arrow)")
 }
 
+/// A line of worm (or step) `i` from `a` to `b`, in its palette colour, ending in its arrowhead.
+pub fn worm_line(a: P, b: P, i: usize) -> Line {
+    line(a, b, colour(i), 2.5)
+        .set("stroke-linecap", "round")
+        .set("marker-end", format!("url(#arrow-{})", i % PALETTE.len()))
+}
+
+/// The ring a worm of colour `i` draws around a node it drops a copy at.
+pub fn drop_ring(at: P, i: usize) -> Circle {
+    circle(at, NODE_R + 4.5, "none", colour(i)).set("stroke-width", 2.5)
+}
+
 /// Text with its anchor (`start`, `middle`, `end`) at `at`, the baseline `size/3` below it, so
 /// `at` is the visual middle of the line.
 pub fn text(at: P, content: &str, size: f64, anchor: &str) -> Text {
@@ -76,8 +110,8 @@ pub fn text(at: P, content: &str, size: f64, anchor: &str) -> Text {
         .set("text-anchor", anchor)
 }
 
-/// The rounded box behind a hop number, `w` × `h`, centred on `at`.
-fn badge_box(at: P, w: f64, h: f64, fill: &str) -> Rectangle {
+/// The rounded box behind a hop number, `w` × `h`, centred on `at`, its border in `stroke`.
+fn badge_box(at: P, w: f64, h: f64, fill: &str, stroke: &str) -> Rectangle {
     Rectangle::new()
         .set("x", px(at.x - w / 2.0))
         .set("y", px(at.y - h / 2.0))
@@ -85,18 +119,22 @@ fn badge_box(at: P, w: f64, h: f64, fill: &str) -> Rectangle {
         .set("height", h)
         .set("rx", 3)
         .set("fill", fill)
-        .set("stroke", TREE)
+        .set("stroke", stroke)
         .set("stroke-width", 0.8)
 }
 
 /// The hop number `n` in a small white box centred on `at`.
 pub fn hop_label(at: P, n: u32) -> Group {
-    let label = n.to_string();
-    let w = 6.0 + 7.0 * label.len() as f64;
+    label_in(at, &n.to_string(), TREE)
+}
+
+/// `label` in a small white box centred on `at`, in `colour`.
+pub fn label_in(at: P, label: &str, colour: &str) -> Group {
+    let w = 6.0 + 7.0 * label.chars().count() as f64;
     let h = 14.0;
-    let rect = badge_box(at, w, h, "white");
-    let number = text(at, &label, 11.0, "middle")
-        .set("fill", TREE)
+    let rect = badge_box(at, w, h, "white", colour);
+    let number = text(at, label, 11.0, "middle")
+        .set("fill", colour)
         .set("font-weight", "bold");
     Group::new().add(rect).add(number)
 }
@@ -104,11 +142,20 @@ pub fn hop_label(at: P, n: u32) -> Group {
 /// A z-layer hop badge centred on `at`: a triangle pointing to the next layer (`sign` > 0,
 /// right) or the previous one (left), and the hop number.
 pub fn z_badge(at: P, sign: i64, n: u32) -> Group {
+    z_badge_filled(at, sign, n, TREE, "#e3ecfa")
+}
+
+/// A z-layer hop badge in `colour`, on white.
+pub fn z_badge_in(at: P, sign: i64, n: u32, colour: &str) -> Group {
+    z_badge_filled(at, sign, n, colour, "white")
+}
+
+fn z_badge_filled(at: P, sign: i64, n: u32, colour: &str, fill: &str) -> Group {
     let label = n.to_string();
     let w = 14.0 + 6.5 * label.len() as f64;
     let h = 13.0;
     let left = at.x - w / 2.0;
-    let rect = badge_box(at, w, h, "#e3ecfa");
+    let rect = badge_box(at, w, h, fill, colour);
     let (tip, base) = if sign > 0 {
         (left + 10.0, left + 4.0)
     } else {
@@ -123,9 +170,9 @@ pub fn z_badge(at: P, sign: i64, n: u32) -> Group {
         px(tip),
         px(at.y)
     );
-    let triangle = Polygon::new().set("points", points).set("fill", TREE);
+    let triangle = Polygon::new().set("points", points).set("fill", colour);
     let number = text(P::new(left + 12.0, at.y), &label, 10.0, "start")
-        .set("fill", TREE)
+        .set("fill", colour)
         .set("font-weight", "bold");
     Group::new().add(rect).add(triangle).add(number)
 }

@@ -20,7 +20,7 @@ use super::tally_file::{measured, pair_names};
 use crate::args::port_name;
 use crate::output;
 use crate::plot::{self, Curve, Panel};
-use crate::report::schedule_name;
+use crate::report::{schedule_name, WormholeReport};
 
 /// The metrics in report order: the theses' three, all-port time, then wormhole latency.
 const ORDER: [Metric; Metric::COUNT] = [
@@ -51,12 +51,7 @@ pub fn heading(metric: Metric) -> String {
 
 /// `L = 20 flits, start-up 0 cycles, all-port`.
 pub fn model_text(w: Wormhole) -> String {
-    format!(
-        "L = {} flits, start-up {} cycles, {}-port",
-        w.length,
-        w.startup,
-        port_name(w.port)
-    )
+    WormholeReport::of(w).to_string()
 }
 
 /// One statistic: a row of the CSV file, an element of the JSON array.
