@@ -87,7 +87,7 @@ where
 fn chain_by<K: Ord>(request: &Request, key: impl Fn(Node) -> K) -> (Vec<Node>, usize) {
     let mut chain = request.destinations().to_vec();
     chain.push(request.source());
-    chain.sort_by_key(|&v| key(v));
+    chain.sort_by_cached_key(|&v| key(v));
     let at = chain
         .iter()
         .position(|&v| v == request.source())

@@ -48,15 +48,14 @@ impl Algorithm for UTorus {
     fn plan(&self, request: &Request) -> Plan {
         let shape = request.shape();
         let source = shape.coords(request.source());
-        let relative = |v: Node| -> Vec<u32> {
-            (0..shape.rank())
-                .rev()
-                .map(|d| {
-                    let k = shape.dims()[d];
-                    let ahead = (shape.coord(v, d) + k - source[d]) % k;
-                    (ahead + k / 2) % k
-                })
-                .collect()
+        // The node's signed offsets from the source, shifted to start at 0, as one mixed-radix
+        // number: the last dimension most significant.
+        let relative = |v: Node| -> u64 {
+            (0..shape.rank()).rev().fold(0, |key, d| {
+                let k = shape.dims()[d];
+                let ahead = (shape.coord(v, d) + k - source[d]) % k;
+                key * u64::from(k) + u64::from((ahead + k / 2) % k)
+            })
         };
         let (chain, source_at) = chain_by(request, relative);
         deliver(
