@@ -192,6 +192,61 @@ mod tests {
         }
     }
 
+    /// The chain arithmetic alone, for every chain of up to 150 nodes and every source position:
+    /// at most ⌈log_{d+1}(m + 1)⌉ + 1 steps when each holder sends its parts in one step (the
+    /// schedule of Figure 4), and ⌈log₃ 2(m + 1)⌉ with two ports from either end of the chain.
+    #[test]
+    fn every_chain_keeps_the_step_bound() {
+        use crate::experiment::seed002::{end_source_bound, step_bound};
+        use std::collections::HashMap;
+        fn steps(
+            len: usize,
+            at: usize,
+            ports: u32,
+            memo: &mut HashMap<(usize, usize), u32>,
+        ) -> u32 {
+            if len == 1 {
+                return 0;
+            }
+            if let Some(&s) = memo.get(&(len, at)) {
+                return s;
+            }
+            let segment = Segment {
+                lo: 0,
+                hi: len - 1,
+                at,
+            };
+            let (kept, given) = if ports == 1 {
+                halve(segment, 0)
+            } else {
+                divide(segment, ports)
+            };
+            let s = 1 + given
+                .into_iter()
+                .chain([kept])
+                .map(|p| steps(p.len(), p.at - p.lo, ports, memo))
+                .max()
+                .unwrap();
+            memo.insert((len, at), s);
+            s
+        }
+        for ports in 1..=4u32 {
+            let mut memo = HashMap::new();
+            for m in 1..150usize {
+                for src in 0..=m {
+                    let s = steps(m + 1, src, ports, &mut memo);
+                    assert!(
+                        s <= step_bound(m as u32, ports),
+                        "d {ports} m {m} src {src}: {s}"
+                    );
+                    if ports == 2 && (src == 0 || src == m) {
+                        assert!(s <= end_source_bound(m as u32), "m {m} src {src}: {s}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The parts of a step tile the segment, the holder's own part holds it, each part's
     /// recipient lies in its part, and no side gets more unicasts than its ports.
     #[test]
