@@ -105,6 +105,7 @@ impl Contention {
 /// Every pair `(a, b)`, `a < b`, of sends of a valid plan that cross a common directed channel,
 /// each pair once, in increasing order.
 pub fn sharing_pairs(plan: &Plan, shape: &Shape) -> Vec<(usize, usize)> {
+    // Every (channel, send) use, grouped by channel; then each send's channels as group ranges.
     let mut uses = Vec::with_capacity(plan.traffic() as usize);
     for (i, send) in plan.sends().enumerate() {
         let mut at = send.from;
@@ -115,14 +116,28 @@ pub fn sharing_pairs(plan: &Plan, shape: &Shape) -> Vec<(usize, usize)> {
     }
     uses.sort_unstable();
     uses.dedup();
-    let mut pairs = Vec::new();
+    let mut groups_of = vec![Vec::new(); plan.send_count()];
+    let mut start = 0;
     for group in uses.chunk_by(|x, y| x.0 == y.0) {
-        for (k, &(_, a)) in group.iter().enumerate() {
-            pairs.extend(group[k + 1..].iter().map(|&(_, b)| (a, b)));
+        for &(_, i) in group {
+            groups_of[i].push(start..start + group.len());
         }
+        start += group.len();
     }
-    pairs.sort_unstable();
-    pairs.dedup();
+    // For each send, the later sends in any of its groups, each once (stamped with the send).
+    let mut stamp = vec![usize::MAX; plan.send_count()];
+    let mut pairs = Vec::new();
+    for (a, groups) in groups_of.iter().enumerate() {
+        let first = pairs.len();
+        for range in groups {
+            for &(_, b) in &uses[range.clone()] {
+                if b > a && std::mem::replace(&mut stamp[b], a) != a {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        pairs[first..].sort_unstable();
+    }
     pairs
 }
 

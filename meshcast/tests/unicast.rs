@@ -2,7 +2,7 @@
 //! the routing function and on its algorithm's plans, the step bounds of seed 002, U-mesh and
 //! U-torus, and the counter-examples docs/REPRODUCTION.md cites.
 
-use meshcast::algo::{self, Params, Request};
+use meshcast::algo::{self, Params, Request, REGISTRY};
 use meshcast::contention::{sharing_pairs, Contention};
 use meshcast::eval::{message_steps, Ports, Steps};
 use meshcast::experiment::seed002::{end_source_bound, step_bound, FIGURE_5};
@@ -228,6 +228,28 @@ proptest! {
                 let c = Contention::under(&plan, shape, &paper);
                 prop_assert!(c.is_free(), "{:?}", c);
             }
+        }
+    }
+
+    /// `sharing_pairs` against brute force: every pair of sends, of every algorithm's plan,
+    /// whose routes have a directed channel in common.
+    #[test]
+    fn sharing_pairs_are_the_pairs_with_a_common_channel(req in request()) {
+        for info in REGISTRY.iter().filter(|a| a.support.covers(req.shape())) {
+            let plan = info.route(&req).unwrap();
+            let routes: Vec<Vec<Node>> = plan
+                .sends()
+                .map(|s| std::iter::once(s.from).chain(s.hops.iter().map(|h| h.node)).collect())
+                .collect();
+            let mut brute = Vec::new();
+            for a in 0..routes.len() {
+                for b in a + 1..routes.len() {
+                    if share_a_channel(&routes[a], &routes[b]) {
+                        brute.push((a, b));
+                    }
+                }
+            }
+            prop_assert_eq!(sharing_pairs(&plan, req.shape()), brute, "{}", info.name);
         }
     }
 
