@@ -12,10 +12,11 @@
 //!
 //! * [`topology`]: n-dimensional meshes and tori, nodes, channels, distances.
 //! * [`algo`]: the [`algo::Algorithm`] trait and the [`algo::REGISTRY`] of every algorithm —
-//!   tree-based and path-based — with the reductions that lift an origin-source mesh algorithm
+//!   tree-, path- and unicast-based — with the reductions that lift an origin-source mesh algorithm
 //!   to tori and to any source.
 //! * [`plan`]: the [`plan::Plan`] every algorithm returns, and its validator.
-//! * [`route`]: unicast routing functions — the snake labelling and Hamiltonian-path routing.
+//! * [`route`]: unicast routing functions — the snake labelling and Hamiltonian-path routing,
+//!   dimension-ordered routing.
 //! * [`eval`]: traffic, additional traffic, one-port and all-port store-and-forward time,
 //!   wormhole latency, message-passing steps.
 //! * [`contention`]: stepwise and depth channel contention among a plan's messages.
