@@ -5,14 +5,15 @@
 //!
 //! A report says what its plan's sends are ([`RouteReport::kind`]): tree edges, worms that drop
 //! copies at the destinations they pass, or unicasts. Path- and unicast-based plans are also
-//! measured under the wormhole model; tree plans are store-and-forward plans and are not.
+//! measured under the wormhole model, and unicast-based ones in message-passing steps (under the
+//! model's port count); tree plans are store-and-forward plans and are not.
 
 use std::fmt;
 use std::str::Lines;
 
 use anyhow::{Context, Result};
 use meshcast::algo::{AlgoInfo, Request};
-use meshcast::eval::{Metrics, Port, Timeline, Wormhole};
+use meshcast::eval::{Metrics, Port, Steps, Timeline, Wormhole};
 use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 use meshcast::topology::{Node, Shape};
@@ -138,6 +139,8 @@ pub struct MetricsReport {
     pub optimal_one_port_time: u32,
     /// Wormhole latency in cycles (path- and unicast-based plans; `None` for trees).
     pub wormhole_latency: Option<u32>,
+    /// Message-passing steps under the wormhole model's port count (unicast-based plans only).
+    pub steps: Option<u32>,
 }
 
 /// One link of the tree.
@@ -164,6 +167,8 @@ pub struct SendReport {
     pub drops: Vec<Coords>,
     /// Under the wormhole model, when it leaves its sender (cycles); `None` for trees.
     pub start: Option<u32>,
+    /// The message-passing step (from 1) it is sent in; unicast-based plans only.
+    pub step: Option<u32>,
 }
 
 /// When one destination first holds the message.
@@ -177,6 +182,8 @@ pub struct ArrivalReport {
     pub all_port: u32,
     /// Arrival time under the wormhole model, in cycles; `None` for trees.
     pub wormhole: Option<u32>,
+    /// The step it receives the message in; unicast-based plans only.
+    pub step: Option<u32>,
 }
 
 /// The name of a plan kind as reports spell it.
@@ -228,6 +235,12 @@ impl RouteReport {
         let coords = |n: Node| shape.coords(n);
         let worms =
             (plan.kind() != PlanKind::Tree).then(|| Timeline::wormhole(plan, shape, wormhole));
+        let steps = (plan.kind() == PlanKind::Unicast)
+            .then(|| Steps::new(plan, shape, wormhole.port.into()));
+        let timing = Timing {
+            worms: worms.as_ref(),
+            steps: steps.as_ref(),
+        };
         RouteReport {
             schema: ROUTE_SCHEMA.to_string(),
             topology: shape.to_string(),
@@ -244,10 +257,11 @@ impl RouteReport {
                 all_port_time: metrics.all_port_time,
                 optimal_one_port_time: Metrics::of(&optimal, shape).one_port_time,
                 wormhole_latency: worms.as_ref().map(|t| t.completion(plan)),
+                steps: steps.as_ref().map(|s| s.completion(plan)),
             },
             links: links(plan, shape),
-            sends: sends(plan, shape, worms.as_ref()),
-            arrivals: arrivals(plan, shape, worms.as_ref()),
+            sends: sends(plan, shape, timing),
+            arrivals: arrivals(plan, shape, timing),
         }
     }
 }
@@ -270,8 +284,15 @@ fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
     out
 }
 
-/// Every send with its route and drops; `worms` is the wormhole timeline, if the plan has one.
-fn sends(plan: &Plan, shape: &Shape, worms: Option<&Timeline>) -> Vec<SendReport> {
+/// The wormhole timeline and the steps of a plan, where it has them.
+#[derive(Clone, Copy)]
+struct Timing<'a> {
+    worms: Option<&'a Timeline>,
+    steps: Option<&'a Steps>,
+}
+
+/// Every send with its route, drops, wormhole start and step.
+fn sends(plan: &Plan, shape: &Shape, timing: Timing) -> Vec<SendReport> {
     plan.sends()
         .enumerate()
         .map(|(i, send)| {
@@ -283,13 +304,14 @@ fn sends(plan: &Plan, shape: &Shape, worms: Option<&Timeline>) -> Vec<SendReport
                 from: shape.coords(send.from),
                 route: nodes(false),
                 drops: nodes(true),
-                start: worms.map(|t| t.send_start(i)),
+                start: timing.worms.map(|t| t.send_start(i)),
+                step: timing.steps.map(|s| s.send(i)),
             }
         })
         .collect()
 }
 
-fn arrivals(plan: &Plan, shape: &Shape, worms: Option<&Timeline>) -> Vec<ArrivalReport> {
+fn arrivals(plan: &Plan, shape: &Shape, timing: Timing) -> Vec<ArrivalReport> {
     let one = Timeline::new(plan, shape, Port::One);
     let all = Timeline::new(plan, shape, Port::All);
     let reached = "a validated plan reaches every destination";
@@ -299,7 +321,8 @@ fn arrivals(plan: &Plan, shape: &Shape, worms: Option<&Timeline>) -> Vec<Arrival
             node: shape.coords(d),
             one_port: one.arrival(d).expect(reached),
             all_port: all.arrival(d).expect(reached),
-            wormhole: worms.and_then(|t| t.arrival(d)),
+            wormhole: timing.worms.and_then(|t| t.arrival(d)),
+            step: timing.steps.and_then(|s| s.arrival(d)),
         })
         .collect()
 }

@@ -110,6 +110,7 @@ pub fn route(r: &RouteReport) -> String {
         ("one-port time", Some(m.one_port_time)),
         ("all-port time", Some(m.all_port_time)),
         ("wormhole latency", m.wormhole_latency),
+        ("steps", m.steps),
     ];
     for (name, value) in metrics {
         if let Some(value) = value {
@@ -138,7 +139,8 @@ const TREE_LINKS: &str =
 const WORMS: &str = "worms, in send order (a worm drops a copy at each node marked *; \
                      it leaves its sender at the wormhole time given):";
 const UNICASTS: &str = "unicasts, in send order (each leaves a copy at its end only; \
-                        it leaves its sender at the wormhole time given):";
+                        step = the message-passing step it is sent in; it leaves its sender at the wormhole time \
+                        given):";
 
 /// Every worm: its sender, length, drops and start, then its route, [`ROUTE_LINE`] nodes a line.
 fn worms(r: &RouteReport) -> String {
@@ -168,25 +170,22 @@ fn worms(r: &RouteReport) -> String {
     out
 }
 
-/// Every unicast: `from -> to`, its length and start.
+/// Every unicast: its step, `from -> to`, its length and wormhole start.
 fn unicasts(r: &RouteReport) -> String {
-    let rows: Vec<[String; 3]> = r
+    let rows: Vec<[String; 4]> = r
         .sends
         .iter()
         .map(|s| {
             let to = s.route.last().map_or_else(String::new, |c| node(c));
-            [
-                node(&s.from),
-                to,
-                format!("{} hops{}", s.route.len(), start(s)),
-            ]
+            let step = s.step.map_or_else(String::new, |t| format!("step {t}"));
+            let hops = format!("{} hops{}", s.route.len(), start(s));
+            [step, node(&s.from), to, hops]
         })
         .collect();
     let width = |i: usize| rows.iter().map(|row| row[i].len()).max().unwrap_or(0);
-    let (w0, w1) = (width(0), width(1));
+    let (w0, w1, w2) = (width(0), width(1), width(2));
     rows.iter()
-        .enumerate()
-        .map(|(i, [from, to, rest])| format!("  {:>3}. {from:>w0$} -> {to:<w1$}  {rest}\n", i + 1))
+        .map(|[step, from, to, rest]| format!("  {step:<w0$}  {from:>w1$} -> {to:<w2$}  {rest}\n"))
         .collect()
 }
 
@@ -236,6 +235,9 @@ fn arrivals(r: &RouteReport) -> String {
     if r.wormhole.is_some() {
         header.push(("wormhole", Right));
     }
+    if r.metrics.steps.is_some() {
+        header.push(("step", Right));
+    }
     let rows: Vec<Vec<String>> = r
         .arrivals
         .iter()
@@ -246,6 +248,7 @@ fn arrivals(r: &RouteReport) -> String {
                 a.all_port.to_string(),
             ];
             row.extend(a.wormhole.map(|t| t.to_string()));
+            row.extend(a.step.map(|t| t.to_string()));
             row
         })
         .collect();
@@ -265,19 +268,18 @@ fn wormhole_comparison(reports: &[RouteReport]) -> String {
         ("kind", Left),
         ("sends", Right),
         ("wormhole latency", Right),
+        ("steps", Right),
     ];
     let rows: Vec<Vec<String>> = measured
         .iter()
         .map(|r| {
-            let latency = r
-                .metrics
-                .wormhole_latency
-                .map_or("–".into(), |t| t.to_string());
+            let cell = |x: Option<u32>| x.map_or("–".into(), |t| t.to_string());
             vec![
                 r.algorithm.clone(),
                 r.kind.clone(),
                 r.sends.len().to_string(),
-                latency,
+                cell(r.metrics.wormhole_latency),
+                cell(r.metrics.steps),
             ]
         })
         .collect();

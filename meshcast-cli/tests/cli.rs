@@ -642,6 +642,19 @@ fn every_plan_kind_is_reported_with_its_sends() {
                 assert_eq!(drops.len(), 1, "{name}: {s}");
             }
         }
+        let steps = &r["metrics"]["steps"];
+        if family == "unicast" {
+            let arrivals = r["arrivals"].as_array().unwrap().iter();
+            let last = arrivals.map(|a| a["step"].as_u64().unwrap()).max();
+            assert_eq!(steps.as_u64(), last, "{name}");
+            assert!(
+                sends.iter().all(|s| s["step"].as_u64() >= Some(1)),
+                "{name}"
+            );
+        } else {
+            assert!(steps.is_null(), "{name}: steps are for unicast-based plans");
+            assert!(sends.iter().all(|s| s["step"].is_null()), "{name}");
+        }
         let latency = &r["metrics"]["wormhole_latency"];
         if family == "tree" {
             assert!(latency.is_null() && r["wormhole"].is_null(), "{name}");
@@ -736,4 +749,51 @@ fn bad_wormhole_flags_are_usage_errors() {
             "{err}"
         );
     }
+}
+
+/// Separate addressing under one port: one unicast per step, listed with its step.
+#[test]
+fn a_unicast_report_gives_every_send_its_step() {
+    let separate =
+        |extra: &[&str]| meshcast(&[&PATHS[..], &["separate", "--port", "one"], extra].concat());
+    let text = stdout(&separate(&[]));
+    assert_eq!(metric(&text, "steps"), 6);
+    assert!(
+        text.contains("\n  step 1  (0,0) -> (2,0)  2 hops, leaves at 0\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("destination  one-port  all-port  wormhole  step"),
+        "{text}"
+    );
+    let r = json(&separate(&["--json"]));
+    assert_eq!(r["kind"], "unicast");
+    let steps: Vec<u64> = r["sends"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_u64().unwrap())
+        .collect();
+    assert_eq!(steps, [1, 2, 3, 4, 5, 6]);
+    assert_eq!(r["metrics"]["steps"], 6);
+    let all_port = json(&meshcast(&[&PATHS[..], &["separate", "--json"]].concat()));
+    assert_eq!(
+        all_port["metrics"]["steps"], 1,
+        "all-port: every unicast in step 1"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unicasts.svg");
+    stdout(&separate(&["--svg", path.to_str().unwrap()]));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.contains("6 unicasts in 6 steps"), "title");
+    for step in 1..=6 {
+        assert!(
+            svg.contains(&format!("step {step}: 1 unicast (sender")),
+            "legend, step {step}"
+        );
+    }
+    // One curved arrow per unicast and one per legend entry, no tree links.
+    assert_eq!(svg.matches("url(#arrow-").count(), 6 + 6);
+    assert_eq!(svg.matches("url(#arrow)").count(), 0);
 }

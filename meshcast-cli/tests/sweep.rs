@@ -423,3 +423,56 @@ fn wormhole_flags_need_the_wormhole_model() {
         "{stderr}"
     );
 }
+
+/// Unicast-based algorithms get message-passing steps under the wormhole model's port count;
+/// the steps tallies merge like the others.
+#[test]
+fn unicast_steps_are_swept_and_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let unicast = [
+        ("--algos", "separate,u-torus,dual-path"),
+        ("--model", "wormhole"),
+        ("--port", "one"),
+    ];
+    let whole = path(dir.path(), "whole.csv");
+    let text = sweep(&[&unicast[..], &[("--out", whole.as_str())]].concat());
+    assert!(
+        text.contains(
+            "\nmessage-passing steps\n\nK     separate mean  separate 95% CI  u-torus mean"
+        ),
+        "{text}"
+    );
+    let csv = read(&whole);
+    let steps: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.contains(",steps,steps,"))
+        .collect();
+    // separate, u-torus and their pair; 3 K and overall.
+    assert_eq!(steps.len(), 3 * 4, "{steps:?}");
+    assert!(steps.iter().all(|l| l.ends_with(",,,one")), "{steps:?}");
+    // Separate addressing, one port: K unicasts one after the other, K steps.
+    assert!(
+        csv.contains(
+            "\ntorus:5x4,random,paper,9,separate,,4,steps,steps,12,4.0,0.0,4.0,4.0,,,one\n"
+        ),
+        "{csv}"
+    );
+    let shards: Vec<String> = (0..2)
+        .map(|i| path(dir.path(), &format!("u{i}.json")))
+        .collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let index = format!("{i}/2");
+        sweep(
+            &[
+                &unicast[..],
+                &[("--shard", index.as_str()), ("--out", shard.as_str())],
+            ]
+            .concat(),
+        );
+    }
+    assert!(read(&shards[1]).contains("\"steps\": ["));
+    let merged = path(dir.path(), "merged.csv");
+    let merge = ["merge", &shards[0], &shards[1], "--out", &merged];
+    assert_eq!(ok(meshcast(&merge, "2")), text);
+    assert_eq!(read(&merged), csv);
+}

@@ -50,13 +50,16 @@ fn link_sample(at: P, tree: bool) -> Group {
 fn entries(layout: &Layout, r: &RouteReport) -> Vec<Entry> {
     let mut out = match r.kind.as_str() {
         "path" => worm_entries(r),
+        "unicast" => unicast_entries(r),
         _ => tree_entries(),
     };
     out.push(entry(|at| link_sample(at, false), &["network link"]));
-    if layout.wraps[0] || layout.wraps[1] {
+    // Unicasts are drawn sender to receiver, so they cross no wraparound link or z-hop.
+    let routes = r.kind != "unicast";
+    if routes && (layout.wraps[0] || layout.wraps[1]) {
         out.push(wraparound(r.kind == "tree"));
     }
-    if layout.k[2] > 1 {
+    if routes && layout.k[2] > 1 {
         out.push(z_hop(r.kind == "tree"));
     }
     out
@@ -141,6 +144,44 @@ fn worm_entries(r: &RouteReport) -> Vec<Entry> {
         out.push(Entry {
             sample: Box::new(|_| Group::new()),
             lines: vec![more, "(colours repeat every 10)".to_string()],
+        });
+    }
+    out
+}
+
+/// The nodes of a unicast-based plan, then the colour of every step (the first [`MAX_WORMS`]).
+fn unicast_entries(r: &RouteReport) -> Vec<Entry> {
+    let mut out = vec![
+        node(Role::Source, &["source"]),
+        node(Role::Destination, &["destination"]),
+        node(Role::Off, &["neither (routes: see --json)"]),
+    ];
+    let steps = r.metrics.steps.unwrap_or(0) as usize;
+    for i in 0..steps.min(MAX_WORMS) {
+        let sample = move |at: P| {
+            let (a, b) = (at - P::new(22.0, -4.0), at + P::new(22.0, 4.0));
+            let (curve, mid) = shapes::unicast_curve(a, b, i);
+            let label = shapes::label_in(mid, &(i + 1).to_string(), shapes::colour(i));
+            Group::new().add(curve).add(label)
+        };
+        let n = r
+            .sends
+            .iter()
+            .filter(|s| s.step == Some(i as u32 + 1))
+            .count();
+        out.push(Entry {
+            sample: Box::new(sample),
+            lines: vec![format!(
+                "step {}: {n} unicast{} (sender \u{2192} receiver)",
+                i + 1,
+                if n == 1 { "" } else { "s" }
+            )],
+        });
+    }
+    if steps > MAX_WORMS {
+        out.push(Entry {
+            sample: Box::new(|_| Group::new()),
+            lines: vec![format!("and {} more steps", steps - MAX_WORMS)],
         });
     }
     out

@@ -1,7 +1,8 @@
 //! `--svg`: the multicast tree of a [`RouteReport`] drawn on its mesh or torus, with the node
 //! symbols of seed 001 Figure 3.1.3, a hop number on every tree link, a title and a legend.
 //! A path-based plan is drawn as its worms instead ([`sends`]): one colour per worm along its
-//! route, a ring and the hop count at each destination it drops a copy at.
+//! route, a ring and the hop count at each destination it drops a copy at; a unicast-based plan
+//! as arrows from sender to receiver, coloured and labelled by message-passing step.
 //!
 //! 1D shapes are one row; 2D shapes a grid with x to the right and y upward; 3D shapes a row of
 //! z-layers (z = 0, 1, … left to right), a hop along z marked by a badge on both its nodes.
@@ -53,6 +54,7 @@ pub fn render(shape: &Shape, report: &RouteReport) -> Document {
     let layout = Layout::new(shape);
     let (lines, labels) = match report.kind.as_str() {
         "path" => sends::worms(&layout, report),
+        "unicast" => sends::unicasts(&layout, report),
         _ => tree(&layout, report),
     };
     let legend_at = P::new(layout.legend_left(), layout.legend_top());
@@ -99,7 +101,7 @@ fn title(r: &RouteReport) -> (Group, f64) {
             r.sends.len(),
             if r.kind == "path" { "worm" } else { "unicast" },
             if r.sends.len() == 1 { "" } else { "s" }
-        ),
+        ) + &m.steps.map_or_else(String::new, |n| format!(" in {n} steps")),
         _ => format!(
             "traffic {} (additional {}) \u{b7} one-port time {} \u{b7} all-port time {} \u{b7} {} schedule",
             m.traffic, m.additional_traffic, m.one_port_time, m.all_port_time, r.schedule
@@ -135,14 +137,17 @@ fn grid(layout: &Layout, rank: usize) -> Group {
     g
 }
 
-/// What every node on the plan is; nodes missing from the map are off it. Worms do not
-/// replicate: a node on a worm is the source, a destination or a passerby.
+/// What every node on the plan is; nodes missing from the map are off it. Worms and unicasts do
+/// not replicate: a node on a worm is the source, a destination or a passerby; a unicast-based
+/// plan shows the source and the destinations only.
 fn roles(r: &RouteReport) -> BTreeMap<&[u32], Role> {
     if r.kind == "tree" {
         return tree_roles(r);
     }
     let dests: BTreeSet<&[u32]> = r.destinations.iter().map(Vec::as_slice).collect();
-    let on_routes = r.sends.iter().flat_map(|s| &s.route).map(Vec::as_slice);
+    // A unicast's route is not drawn, so the nodes it passes are not marked.
+    let drawn = r.sends.iter().filter(|_| r.kind == "path");
+    let on_routes = drawn.flat_map(|s| &s.route).map(Vec::as_slice);
     let mut roles: BTreeMap<&[u32], Role> = on_routes.map(|c| (c, Role::Passerby)).collect();
     roles.extend(dests.iter().map(|&d| (d, Role::Destination)));
     roles.insert(&r.source, Role::Source);

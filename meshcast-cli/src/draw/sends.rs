@@ -1,6 +1,7 @@
 //! The sends of path- and unicast-based plans: every worm along its route in its own colour,
 //! with a ring and its hop count at each destination it drops a copy at; every unicast as a
-//! curved arrow from its sender to its destination.
+//! curved arrow from its sender to its destination, coloured and labelled by its step (the
+//! logical message-passing tree of seed 001 Figure 2.1.6 (b); routes are in the JSON report).
 
 use std::collections::BTreeMap;
 
@@ -82,6 +83,22 @@ fn hop<'a>(
         }
     }
     (line, label)
+}
+
+/// Every unicast of `r`: its curved arrow (drawn under the nodes) and its step label (over them).
+pub fn unicasts(layout: &Layout, r: &RouteReport) -> (Group, Group) {
+    let mut lines = Group::new();
+    let mut labels = Group::new();
+    for send in &r.sends {
+        let (Some(step), Some(to)) = (send.step, send.route.last()) else {
+            continue;
+        };
+        let i = step.saturating_sub(1) as usize;
+        let (curve, mid) = shapes::unicast_curve(layout.pos(&send.from), layout.pos(to), i);
+        lines = lines.add(curve);
+        labels = labels.add(shapes::label_in(mid, &step.to_string(), colour(i)));
+    }
+    (lines, labels)
 }
 
 /// The mark of a drop by worm `i`, `hops` down it: a ring round the node and the hop count

@@ -95,6 +95,34 @@ pub fn worm_line(a: P, b: P, i: usize) -> Line {
         .set("marker-end", format!("url(#arrow-{})", i % PALETTE.len()))
 }
 
+/// A unicast of step `i` (0-based) from `a` to `b`: a curve bowing to the left of the direction
+/// of travel, so that a pair of unicasts between the same two nodes, or along one row, stay
+/// apart; its ends stop short of the node symbols. Returns the curve and its midpoint.
+pub fn unicast_curve(a: P, b: P, i: usize) -> (Path, P) {
+    let u = a.toward(b);
+    let normal = P::new(u.y, -u.x);
+    let bow = ((b - a).x.hypot((b - a).y) * 0.18).clamp(10.0, 60.0);
+    let control = a.mid(b) + normal * bow;
+    let start = a + a.toward(control) * (NODE_R + 3.0);
+    let end = b + b.toward(control) * (NODE_R + 4.0);
+    let d = format!(
+        "M{},{} Q{},{} {},{}",
+        px(start.x),
+        px(start.y),
+        px(control.x),
+        px(control.y),
+        px(end.x),
+        px(end.y)
+    );
+    let path = Path::new()
+        .set("d", d)
+        .set("fill", "none")
+        .set("stroke", colour(i))
+        .set("stroke-width", 2.2)
+        .set("marker-end", format!("url(#arrow-{})", i % PALETTE.len()));
+    (path, (start + end) * 0.25 + control * 0.5)
+}
+
 /// The ring a worm of colour `i` draws around a node it drops a copy at.
 pub fn drop_ring(at: P, i: usize) -> Circle {
     circle(at, NODE_R + 4.5, "none", colour(i)).set("stroke-width", 2.5)

@@ -2,7 +2,8 @@
 //! (`--plot`).
 //!
 //! One [`Record`] per algorithm (or pair of algorithms), K (or the overall "mean") and metric it
-//! is measured by (wormhole latency: path- and unicast-based algorithms, `--model wormhole`).
+//! is measured by (wormhole latency: path- and unicast-based algorithms, steps: unicast-based
+//! ones, under `--model wormhole`).
 //! Everything is computed from the exact tallies, so the same sweep gives the same bytes however
 //! it was run: on any number of threads, in shards, or resumed.
 
@@ -22,13 +23,15 @@ use crate::output;
 use crate::plot::{self, Curve, Panel};
 use crate::report::{schedule_name, WormholeReport};
 
-/// The metrics in report order: the theses' three, all-port time, then wormhole latency.
+/// The metrics in report order: the theses' three, all-port time, then wormhole latency and
+/// steps.
 const ORDER: [Metric; Metric::COUNT] = [
     Metric::OnePortTime,
     Metric::Traffic,
     Metric::AdditionalTraffic,
     Metric::AllPortTime,
     Metric::WormholeLatency,
+    Metric::Steps,
 ];
 
 /// The metrics `sweep` measures, in report order.
@@ -45,6 +48,7 @@ pub fn heading(metric: Metric) -> String {
         Metric::Traffic => "traffic",
         Metric::AdditionalTraffic => "additional traffic",
         Metric::WormholeLatency => "wormhole latency",
+        Metric::Steps => return "message-passing steps".to_string(),
     };
     format!("{name} ({})", metric.unit())
 }
@@ -89,7 +93,7 @@ pub struct Record {
     pub length: Option<u32>,
     /// Wormhole latency records: the start-up latency in cycles; empty (null) otherwise.
     pub startup: Option<u32>,
-    /// Wormhole latency records: `one` or `all`; empty (null) otherwise.
+    /// Wormhole latency and steps records: `one` or `all`; empty (null) otherwise.
     pub port: Option<&'static str>,
 }
 
@@ -124,6 +128,7 @@ pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
             for &metric in metrics.iter().filter(|&&m| has[m as usize]) {
                 let s = t[metric as usize].summary();
                 let model = sweep.wormhole.filter(|_| metric == Metric::WormholeLatency);
+                let ports = sweep.wormhole.filter(|_| metric == Metric::Steps).or(model);
                 out.push(Record {
                     topology: sweep.shape.to_string(),
                     placement: placement_name(sweep.placement),
@@ -141,7 +146,7 @@ pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
                     ci_high: finite(s.ci_high),
                     length: model.map(|w| w.length),
                     startup: model.map(|w| w.startup),
-                    port: model.map(|w| port_name(w.port)),
+                    port: ports.map(|w| port_name(w.port)),
                 });
             }
         }
@@ -256,18 +261,22 @@ pub fn write_plot(path: &Path, sweep: &Sweep, tally: &SweepTally) -> Result<()> 
         .with_context(|| format!("cannot write the plot '{}'", path.display()))
 }
 
-/// The panels of the plot: the time of the model (one-port time, and wormhole latency under a
-/// wormhole model; one-port time is left out when a wormhole sweep has no tree algorithm),
-/// traffic and additional traffic.
+/// The panels of the plot: the times of the model (one-port time; wormhole latency and steps
+/// under a wormhole model, where one-port time is left out when no algorithm is a tree), traffic
+/// and additional traffic.
 fn plotted(sweep: &Sweep) -> Vec<Metric> {
     let trees = sweep.algorithms.iter().any(|a| a.family == Family::Tree);
     let measured = sweep.metrics();
     let one_port = (sweep.wormhole.is_none() || trees).then_some(Metric::OnePortTime);
-    let latency = measured
-        .contains(&Metric::WormholeLatency)
-        .then_some(Metric::WormholeLatency);
+    let wormhole = [Metric::WormholeLatency, Metric::Steps]
+        .into_iter()
+        .filter(|m| measured.contains(m));
     let traffic = [Metric::Traffic, Metric::AdditionalTraffic];
-    one_port.into_iter().chain(latency).chain(traffic).collect()
+    one_port
+        .into_iter()
+        .chain(wormhole)
+        .chain(traffic)
+        .collect()
 }
 
 fn curves(sweep: &Sweep, tally: &SweepTally, metric: Metric) -> Vec<Curve> {

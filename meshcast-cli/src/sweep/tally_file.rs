@@ -43,6 +43,8 @@ struct MetricTallies {
     additional_traffic: Option<TallyRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     wormhole_latency: Option<TallyRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    steps: Option<TallyRecord>,
 }
 
 impl MetricTallies {
@@ -54,6 +56,7 @@ impl MetricTallies {
             Metric::Traffic => &mut self.traffic,
             Metric::AdditionalTraffic => &mut self.additional_traffic,
             Metric::WormholeLatency => &mut self.wormhole_latency,
+            Metric::Steps => &mut self.steps,
         }
     }
 }

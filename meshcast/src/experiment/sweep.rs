@@ -9,8 +9,9 @@
 //!
 //! Every plan is measured under store-and-forward (one-port and all-port time, traffic, additional
 //! traffic). With a [`Wormhole`] model the path- and unicast-based plans also get their wormhole
-//! latency ([`Sweep::measures`] says which algorithm has which [`Metric`]; a metric an algorithm
-//! does not have keeps an empty tally).
+//! latency, and the unicast-based ones their message-passing steps under the model's port count
+//! ([`Sweep::measures`] says which algorithm has which [`Metric`]; a metric an algorithm does not
+//! have keeps an empty tally).
 //!
 //! ```
 //! use meshcast::algo;
@@ -40,7 +41,7 @@ use super::stats::Tally;
 use super::workload::{random_destinations, seeded};
 use crate::algo::{AlgoInfo, Family, Request};
 use crate::error::{Error, InputError};
-use crate::eval::{wormhole_latency, Metrics, Wormhole};
+use crate::eval::{message_steps, wormhole_latency, Metrics, Wormhole};
 use crate::plan::Plan;
 use crate::schedule::Schedule;
 use crate::topology::Shape;
@@ -68,11 +69,14 @@ pub enum Metric {
     /// Wormhole latency ([`wormhole_latency`], cycles) of path- and unicast-based plans, when
     /// the sweep has a [`Wormhole`] model.
     WormholeLatency = 4,
+    /// Message-passing steps ([`message_steps`], seed 001 eq. 2.1.7) of unicast-based plans, when
+    /// the sweep has a [`Wormhole`] model: counted under its port count.
+    Steps = 5,
 }
 
 impl Metric {
     /// The number of metrics.
-    pub const COUNT: usize = 5;
+    pub const COUNT: usize = 6;
 
     /// Every metric, in index order.
     pub const ALL: [Metric; Metric::COUNT] = [
@@ -81,10 +85,11 @@ impl Metric {
         Metric::Traffic,
         Metric::AdditionalTraffic,
         Metric::WormholeLatency,
+        Metric::Steps,
     ];
 
     /// The metric's name in files: `one_port_time`, `all_port_time`, `traffic`,
-    /// `additional_traffic`, `wormhole_latency`.
+    /// `additional_traffic`, `wormhole_latency`, `steps`.
     pub fn name(self) -> &'static str {
         match self {
             Metric::OnePortTime => "one_port_time",
@@ -92,15 +97,17 @@ impl Metric {
             Metric::Traffic => "traffic",
             Metric::AdditionalTraffic => "additional_traffic",
             Metric::WormholeLatency => "wormhole_latency",
+            Metric::Steps => "steps",
         }
     }
 
-    /// Its unit: `hops`, `links`, or `cycles` (a flit crossing a channel takes one).
+    /// Its unit: `hops`, `links`, `cycles` (a flit crossing a channel takes one) or `steps`.
     pub fn unit(self) -> &'static str {
         match self {
             Metric::OnePortTime | Metric::AllPortTime => "hops",
             Metric::Traffic | Metric::AdditionalTraffic => "links",
             Metric::WormholeLatency => "cycles",
+            Metric::Steps => "steps",
         }
     }
 }
@@ -251,10 +258,13 @@ pub struct Sweep {
 
 impl Sweep {
     /// Whether this sweep measures `metric` for `algorithm`: the store-and-forward metrics for
-    /// every plan, wormhole latency for path- and unicast-based plans under a wormhole model.
+    /// every plan; under a wormhole model, wormhole latency for path- and unicast-based plans and
+    /// steps for unicast-based ones.
     pub fn measures(&self, algorithm: &AlgoInfo, metric: Metric) -> bool {
+        let wormhole = self.wormhole.is_some();
         match metric {
-            Metric::WormholeLatency => self.wormhole.is_some() && algorithm.family != Family::Tree,
+            Metric::WormholeLatency => wormhole && algorithm.family != Family::Tree,
+            Metric::Steps => wormhole && algorithm.family == Family::Unicast,
             _ => true,
         }
     }
@@ -353,7 +363,8 @@ impl Sweep {
                 (Metric::Traffic, _) => m.traffic,
                 (Metric::AdditionalTraffic, _) => m.additional_traffic,
                 (Metric::WormholeLatency, Some(model)) => wormhole_latency(plan, shape, model),
-                (Metric::WormholeLatency, None) => return None,
+                (Metric::Steps, Some(model)) => message_steps(plan, shape, model.port.into()),
+                (Metric::WormholeLatency | Metric::Steps, None) => return None,
             };
             Some(i64::from(value))
         })
@@ -503,8 +514,43 @@ mod tests {
         let all_port = Metric::AllPortTime as usize;
         let p = &t.points[0].algorithms[0];
         assert_eq!(p[latency].sum, p[all_port].sum + 5 * 24);
-        assert_eq!(s.metrics(), Metric::ALL);
+        assert_eq!(
+            s.metrics(),
+            &Metric::ALL[..5],
+            "no unicast-based algorithm, no steps"
+        );
         assert_eq!(sweep().metrics(), &Metric::ALL[..4]);
+    }
+
+    /// Unicast-based plans get steps too, counted under the model's port count.
+    #[test]
+    fn a_wormhole_sweep_counts_the_steps_of_unicast_plans() {
+        let one_port = Wormhole {
+            startup: 0,
+            length: 20,
+            port: crate::eval::Port::One,
+        };
+        let s = Sweep {
+            algorithms: ["separate", "xy-path"]
+                .map(|n| algo::find(n).unwrap())
+                .to_vec(),
+            shape: "mesh:6x6".parse().unwrap(),
+            wormhole: Some(one_port),
+            ..sweep()
+        };
+        let t = s.run(Shard::WHOLE, &|_| {}).unwrap();
+        let steps = Metric::Steps as usize;
+        // Separate addressing, one port: one unicast per step, K steps.
+        let p = &t.points[1];
+        assert_eq!(
+            (p.algorithms[0][steps].n, p.algorithms[0][steps].sum),
+            (9, 9 * 4)
+        );
+        assert_eq!(
+            p.algorithms[1][steps].n, 0,
+            "a path-based plan has no steps"
+        );
+        assert_eq!(s.metrics(), Metric::ALL);
     }
 
     #[test]
