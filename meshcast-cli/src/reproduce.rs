@@ -38,15 +38,21 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
     } else {
         (100, 1000)
     };
+    if let Some(path) = &args.write {
+        // A file that cannot take the tables is refused before minutes of running, not after.
+        replace_sections(path, &SECTIONS.map(|name| (name, String::new())))?;
+    }
     let sections = [
-        ("worked", worked_examples()?),
-        ("malani", malani(malani_runs, args.seed)?),
-        ("wang", wang(wang_runs, args.seed)?),
-        ("wang-paths", wang_paths(wang_runs, args.seed)?),
+        (SECTIONS[0], worked_examples()?),
+        (SECTIONS[1], malani(malani_runs, args.seed)?),
+        (SECTIONS[2], wang(wang_runs, args.seed)?),
+        (SECTIONS[3], wang_paths(wang_runs, args.seed)?),
     ];
     match &args.write {
         Some(path) => {
-            write_sections(path, &sections)?;
+            let doc = replace_sections(path, &sections)?;
+            output::write_atomically(path, doc.as_bytes())
+                .with_context(|| format!("cannot write '{}'", path.display()))?;
             Ok(format!(
                 "updated {} sections of {}\n",
                 sections.len(),
@@ -60,6 +66,9 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
             .join("\n")),
     }
 }
+
+/// The marker names of the sections, in the order they are computed.
+const SECTIONS: [&str; 4] = ["worked", "malani", "wang", "wang-paths"];
 
 /// The header of the worked-example table.
 const HEADER: &str = "\
@@ -432,8 +441,9 @@ fn ratio(published: f64, ours: &Summary) -> String {
     )
 }
 
-/// Replace each section's marked block of `path` and write the file atomically.
-fn write_sections(path: &Path, sections: &[(&str, String)]) -> Result<()> {
+/// The text of `path` with each section's marked block replaced; an error names a missing or
+/// unclosed marker.
+fn replace_sections(path: &Path, sections: &[(&str, String)]) -> Result<String> {
     let mut doc = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read '{}'", path.display()))?;
     for (name, text) in sections {
@@ -450,6 +460,5 @@ fn write_sections(path: &Path, sections: &[(&str, String)]) -> Result<()> {
         };
         doc.replace_range(start..start + len, text);
     }
-    output::write_atomically(path, doc.as_bytes())
-        .with_context(|| format!("cannot write '{}'", path.display()))
+    Ok(doc)
 }
