@@ -71,7 +71,7 @@ pub fn render(shape: &Shape, report: &RouteReport) -> Document {
         .set("height", layout::px(height))
         .set("viewBox", (0, 0, layout::px(width), layout::px(height)))
         .set("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif")
-        .add(shapes::arrow_marker())
+        .add(shapes::arrow_marker(report.kind != "tree"))
         .add(background)
         .add(grid(&layout, shape.rank()))
         .add(lines)

@@ -45,11 +45,12 @@ pub enum Role {
     Off,
 }
 
-/// The arrowheads: `url(#arrow)` for tree links, `url(#arrow-i)` in palette colour `i`.
-pub fn arrow_marker() -> Definitions {
-    let palette = PALETTE.iter().enumerate();
-    let coloured = palette.map(|(i, c)| marker(&format!("arrow-{i}"), c));
-    coloured.fold(
+/// The arrowheads: `url(#arrow)` for tree links, and with `coloured` also `url(#arrow-i)` in
+/// palette colour `i` for worms and unicasts.
+pub fn arrow_marker(coloured: bool) -> Definitions {
+    let palette = PALETTE.iter().enumerate().filter(|_| coloured);
+    let markers = palette.map(|(i, c)| marker(&format!("arrow-{i}"), c));
+    markers.fold(
         Definitions::new().add(marker("arrow", TREE)),
         Definitions::add,
     )
