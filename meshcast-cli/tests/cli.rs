@@ -435,7 +435,10 @@ fn svg_of_a_2d_mesh() {
     assert!(svg.contains("traffic 21"));
     // 21 tree links, each ending in an arrowhead, and the legend's sample link.
     assert_eq!(svg.matches("url(#arrow)").count(), 21 + 1);
-    assert!(!svg.contains("arrow-0"), "worm colours only where there are worms");
+    assert!(
+        !svg.contains("arrow-0"),
+        "worm colours only where there are worms"
+    );
 }
 
 #[test]
