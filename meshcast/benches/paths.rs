@@ -6,9 +6,7 @@
 //! Run: `cargo bench -p meshcast --bench paths`. Divan reports time per plan; docs/PERFORMANCE.md
 //! records the figures with ns per link (time / traffic).
 
-use meshcast::algo::{self, Request};
-use meshcast::experiment::workload::{random_destinations, seeded};
-use meshcast::topology::Shape;
+mod common;
 
 fn main() {
     divan::main();
@@ -16,21 +14,9 @@ fn main() {
 
 const CASES: &[(&str, usize)] = &[("mesh:20x20", 200), ("mesh:16x16x16", 1000)];
 
-fn request(case: usize) -> Request {
-    let (topology, k) = CASES[case];
-    let shape: Shape = topology.parse().unwrap();
-    let origin = shape.node(&vec![0; shape.rank()]).unwrap();
-    let dests = random_destinations(&shape, origin, k, &mut seeded(1)).unwrap();
-    Request::new(shape, origin, dests).unwrap()
-}
-
 fn bench_algo(bencher: divan::Bencher, name: &str, case: usize) {
-    let req = request(case);
-    let info = algo::find(name).unwrap();
-    if !info.support.covers(req.shape()) {
-        return;
-    }
-    bencher.bench(|| info.route(divan::black_box(&req)).unwrap());
+    let (topology, k) = CASES[case];
+    common::bench_route(bencher, name, &common::request(topology, k));
 }
 
 macro_rules! benches {

@@ -6,12 +6,12 @@
 //! Run: `cargo bench -p meshcast --bench unicast`. Divan reports time per plan (or per
 //! evaluation); docs/PERFORMANCE.md records the figures with ns per link (time / traffic).
 
+mod common;
+
 use meshcast::algo::{self, Params, Request};
 use meshcast::contention::Contention;
 use meshcast::eval::{message_steps, Ports};
-use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::Plan;
-use meshcast::topology::Shape;
 
 fn main() {
     divan::main();
@@ -26,26 +26,15 @@ const CASES: &[(&str, usize)] = &[
 
 fn request(case: usize, ports: u32) -> Request {
     let (topology, k) = CASES[case];
-    let shape: Shape = topology.parse().unwrap();
-    let origin = shape.node(&vec![0; shape.rank()]).unwrap();
-    let dests = random_destinations(&shape, origin, k, &mut seeded(1)).unwrap();
     let params = Params {
         ports,
         ..Params::default()
     };
-    Request::new(shape, origin, dests)
-        .unwrap()
-        .with_params(params)
-        .unwrap()
+    common::request(topology, k).with_params(params).unwrap()
 }
 
 fn bench_algo(bencher: divan::Bencher, name: &str, case: usize, ports: u32) {
-    let req = request(case, ports);
-    let info = algo::find(name).unwrap();
-    if !info.support.covers(req.shape()) {
-        return;
-    }
-    bencher.bench(|| info.route(divan::black_box(&req)).unwrap());
+    common::bench_route(bencher, name, &request(case, ports));
 }
 
 macro_rules! benches {

@@ -209,16 +209,12 @@ impl Timeline {
 
     /// The time `node` first holds the message, if it ever does.
     pub fn arrival(&self, node: Node) -> Option<u32> {
-        Some(self.held[node.index()]).filter(|&t| t != NEVER)
+        first_held(&self.held, node)
     }
 
     /// The time the last of `plan`'s destinations holds the message.
     pub fn completion(&self, plan: &Plan) -> u32 {
-        plan.destinations()
-            .iter()
-            .filter_map(|&d| self.arrival(d))
-            .max()
-            .unwrap_or(0)
+        last_destination(&self.held, plan)
     }
 }
 
@@ -290,16 +286,12 @@ impl Steps {
 
     /// The step after which `node` holds the message (0 for the source), if it ever does.
     pub fn arrival(&self, node: Node) -> Option<u32> {
-        Some(self.held[node.index()]).filter(|&t| t != NEVER)
+        first_held(&self.held, node)
     }
 
     /// The step in which the last of `plan`'s destinations receives the message: eq. 2.1.7.
     pub fn completion(&self, plan: &Plan) -> u32 {
-        plan.destinations()
-            .iter()
-            .filter_map(|&d| self.arrival(d))
-            .max()
-            .unwrap_or(0)
+        last_destination(&self.held, plan)
     }
 }
 
@@ -434,8 +426,22 @@ fn switched_completion(
             }
         }
     }
-    let at = |d: &Node| Some(held[d.index()]).filter(|&t| t != NEVER);
-    plan.destinations().iter().filter_map(at).max().unwrap_or(0)
+    last_destination(&held, plan)
+}
+
+/// When `node` first holds the message, from a per-node table where [`NEVER`] means never.
+fn first_held(held: &[u32], node: Node) -> Option<u32> {
+    Some(held[node.index()]).filter(|&t| t != NEVER)
+}
+
+/// The time (or step) the last of `plan`'s destinations holds the message, from such a table:
+/// the completion of every model here.
+fn last_destination(held: &[u32], plan: &Plan) -> u32 {
+    plan.destinations()
+        .iter()
+        .filter_map(|&d| first_held(held, d))
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
