@@ -82,6 +82,17 @@ where
     plan
 }
 
+/// Recursive halving ([`halve`]) over the chain of `request` ordered by `key`, unicasts along
+/// `route`: U-mesh, U-torus and one-port multiport differ only in the order and the routes.
+fn halving<K: Ord, R, I>(request: &Request, key: impl Fn(Node) -> K, route: R) -> Plan
+where
+    R: Fn(Node, Node) -> I,
+    I: Iterator<Item = Node>,
+{
+    let (chain, source_at) = chain_by(request, key);
+    deliver(request, &chain, source_at, |s| halve(s, source_at), route)
+}
+
 /// The source and the destinations of `request` sorted by `key` (distinct nodes, distinct keys),
 /// and the source's position in that chain.
 fn chain_by<K: Ord>(request: &Request, key: impl Fn(Node) -> K) -> (Vec<Node>, usize) {

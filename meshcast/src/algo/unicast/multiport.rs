@@ -63,7 +63,7 @@
 //! assert_eq!(to, [[0, 1], [2, 5], [5, 2]]);
 //! ```
 
-use super::{chain_by, deliver, halve, Segment};
+use super::{chain_by, deliver, halving, Segment};
 use crate::algo::{Algorithm, Request};
 use crate::plan::Plan;
 use crate::route::hamiltonian::{route, Snake};
@@ -75,14 +75,14 @@ pub struct Multiport;
 impl Algorithm for Multiport {
     fn plan(&self, request: &Request) -> Plan {
         let snake = Snake::new(request.shape());
-        let (chain, source_at) = chain_by(request, |v| snake.label(v));
+        let label = |v| snake.label(v);
         let ports = request.params().ports;
         let route = |u, v| route(&snake, u, v);
         if ports == 1 {
-            deliver(request, &chain, source_at, |s| halve(s, source_at), route)
-        } else {
-            deliver(request, &chain, source_at, |s| divide(s, ports), route)
+            return halving(request, label, route);
         }
+        let (chain, source_at) = chain_by(request, label);
+        deliver(request, &chain, source_at, |s| divide(s, ports), route)
     }
 }
 
@@ -153,6 +153,7 @@ fn side(n: usize, p: usize) -> (usize, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::unicast::halve;
 
     /// With two ports a step is Figure 4's: `l = ⌈2·src/3⌉`, `u = m − ⌈2(m − src)/3⌉`,
     /// `lower = l − ⌈l/2⌉`, `upper = u + ⌈(m − u)/2⌉`.

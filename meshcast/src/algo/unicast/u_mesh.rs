@@ -45,7 +45,7 @@
 //! assert!(Contention::of(&plan, req.shape(), Ports::One).is_free());
 //! ```
 
-use super::{chain_by, deliver, halve};
+use super::halving;
 use crate::algo::{Algorithm, Request};
 use crate::plan::Plan;
 use crate::route::dimension_ordered::route;
@@ -57,13 +57,6 @@ pub struct UMesh;
 impl Algorithm for UMesh {
     fn plan(&self, request: &Request) -> Plan {
         let shape = request.shape();
-        let (chain, source_at) = chain_by(request, |v| v.index());
-        deliver(
-            request,
-            &chain,
-            source_at,
-            |s| halve(s, source_at),
-            |u, v| route(shape, u, v),
-        )
+        halving(request, |v| v.index(), |u, v| route(shape, u, v))
     }
 }

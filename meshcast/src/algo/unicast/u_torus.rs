@@ -34,7 +34,7 @@
 //! assert_eq!(req.shape().coords(plan.send(0).hops.last().unwrap().node), [0, 1]);
 //! ```
 
-use super::{chain_by, deliver, halve};
+use super::halving;
 use crate::algo::{Algorithm, Request};
 use crate::plan::Plan;
 use crate::route::dimension_ordered::route;
@@ -57,13 +57,6 @@ impl Algorithm for UTorus {
                 key * u64::from(k) + u64::from((ahead + k / 2) % k)
             })
         };
-        let (chain, source_at) = chain_by(request, relative);
-        deliver(
-            request,
-            &chain,
-            source_at,
-            |s| halve(s, source_at),
-            |u, v| route(shape, u, v),
-        )
+        halving(request, relative, |u, v| route(shape, u, v))
     }
 }
