@@ -26,7 +26,7 @@ use meshcast::topology::Shape;
 use meshcast::PlanError;
 
 use args::{AlgosArgs, Cli, Command, RouteArgs, ScheduleArg};
-use report::{AlgoRow, RouteReport};
+use report::{AlgoRow, Models, RouteReport};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -97,7 +97,11 @@ fn request(args: &RouteArgs) -> Result<Request> {
     let dests = shape
         .parse_nodes(&args.dests)
         .with_context(|| format!("--dests '{}'", args.dests))?;
-    Request::new(shape, source, dests).with_context(|| format!("--dests '{}'", args.dests))
+    let params = args.params.params(args.wormhole.model().ports);
+    Request::new(shape, source, dests)
+        .with_context(|| format!("--dests '{}'", args.dests))?
+        .with_params(params)
+        .context("--td")
 }
 
 fn route_one(
@@ -110,7 +114,7 @@ fn route_one(
     if args.svg.is_some() {
         draw::check_drawable(request.shape())?;
     }
-    let report = RouteReport::build(info, request, schedule, args.wormhole.model())?;
+    let report = RouteReport::build(info, request, schedule, models(args))?;
     if let Some(path) = &args.svg {
         let svg = draw::render(request.shape(), &report).to_string();
         output::write_atomically(path, svg.as_bytes())
@@ -130,7 +134,7 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .partition(|info| info.support.covers(request.shape()));
     let reports = runs
         .into_iter()
-        .map(|info| RouteReport::build(info, request, schedule, args.wormhole.model()))
+        .map(|info| RouteReport::build(info, request, schedule, models(args)))
         .collect::<Result<Vec<_>>>()?;
     if args.json {
         return json(&reports);
@@ -140,6 +144,15 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .map(|info| (info.name.to_string(), info.support.to_string()))
         .collect();
     Ok(text::comparison(&reports, &skipped))
+}
+
+/// The models of the route flags.
+fn models(args: &RouteArgs) -> Models {
+    Models {
+        wormhole: args.wormhole.model(),
+        control: args.control,
+        header: args.header,
+    }
 }
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String> {

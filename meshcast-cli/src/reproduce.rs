@@ -16,7 +16,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use meshcast::algo;
-use meshcast::eval::{Port, Wormhole};
+use meshcast::eval::{Ports, Wormhole};
 use meshcast::experiment::published::{
     MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS, WANG_PATH_LENGTH, WANG_PATH_MEANS,
 };
@@ -123,6 +123,7 @@ fn sweep(topology: &str, algos: &[&str], ks: Vec<usize>, runs: u32, seed: u64) -
         seed,
         schedule: Schedule::Paper,
         wormhole: None,
+        params: Default::default(),
     })
 }
 
@@ -336,7 +337,7 @@ fn wang_paths(runs: u32, seed: u64) -> Result<String> {
         wormhole: Some(Wormhole {
             startup: 0,
             length: WANG_PATH_LENGTH,
-            port: Port::All,
+            ports: Ports::All,
         }),
         ..sweep(WANG_PATH_MEANS[0].topology, &algos, ks, runs, seed)?
     };

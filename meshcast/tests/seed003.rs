@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use meshcast::algo::path::qg::{weight, Grouping};
 use meshcast::algo::{self, Params, Request};
-use meshcast::eval::{wormhole_latency, Port, Timeline, Wormhole};
+use meshcast::eval::{wormhole_latency, Ports, Timeline, Wormhole};
 use meshcast::experiment::seed003::{ADDITIONAL_TRAFFIC, SIMULATION, TABLE_1, TABLE_1_TOPOLOGY};
 use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
 use meshcast::experiment::workload::{random_destinations, seeded};
@@ -21,11 +21,11 @@ use crate::properties::request;
 use crate::run;
 
 /// Seed 003's wormhole model: 33-cycle start-up, 64-flit messages, a flit per cycle per channel.
-fn seed_003_model(port: Port) -> Wormhole {
+fn seed_003_model(ports: Ports) -> Wormhole {
     Wormhole {
         startup: SIMULATION.startup,
         length: SIMULATION.length,
-        port,
+        ports,
     }
 }
 
@@ -114,7 +114,7 @@ fn qg_figs_3_to_5_two_message_passing_steps() {
     );
     // Two start-ups and two message lengths, plus 28 hops down the slowest chain of worms.
     assert_eq!(
-        wormhole_latency(&plan, req.shape(), seed_003_model(Port::All)),
+        wormhole_latency(&plan, req.shape(), seed_003_model(Ports::All)),
         2 * (33 + 64) + 28
     );
 }
@@ -198,7 +198,7 @@ fn mean_cv(shape: &Shape, name: &str, k: usize, runs: u32) -> f64 {
         let dests = random_destinations(shape, source, k, &mut rng).unwrap();
         let req = Request::new(shape.clone(), source, dests).unwrap();
         let plan = info.route(&req).unwrap();
-        let timeline = Timeline::wormhole(&plan, shape, seed_003_model(Port::One));
+        let timeline = Timeline::wormhole(&plan, shape, seed_003_model(Ports::One));
         let times: Vec<f64> = req
             .destinations()
             .iter()
@@ -344,6 +344,7 @@ fn traffic_sweep(topology: &str, ks: &[usize], runs: u32) -> Sweep {
         seed: 2007,
         schedule: Schedule::Paper,
         wormhole: None,
+        params: Default::default(),
     }
 }
 
