@@ -508,9 +508,16 @@ fn reproduction_doc_holds_the_live_worked_example_table() {
 fn reproduce_writes_between_markers() {
     let dir = tempfile::tempdir().unwrap();
     let doc = dir.path().join("R.md");
-    let markers = ["worked", "malani", "wang", "wang-paths"]
-        .map(|m| format!("<!-- meshcast reproduce: {m} -->\nold\n<!-- end -->\n"))
-        .join("prose\n");
+    let markers = [
+        "worked",
+        "malani",
+        "wang",
+        "wang-paths",
+        "seed002",
+        "seed003",
+    ]
+    .map(|m| format!("<!-- meshcast reproduce: {m} -->\nold\n<!-- end -->\n"))
+    .join("prose\n");
     std::fs::write(&doc, format!("intro\n{markers}outro\n")).unwrap();
     let path = doc.to_str().unwrap();
     let out = meshcast(&["reproduce", "--quick", "--write", path]);
@@ -526,7 +533,13 @@ fn reproduce_writes_between_markers() {
     assert!(text.contains("| 4.2.15 | mesh:10x10x10 |"));
     assert!(text.contains("| 4.3.1 | mesh:20x20 | 10…370 | xy-path | time (eq. 4.3.1) | 185.83 |"));
     assert!(text.contains("| time (eq. 4.3.1) | 47.9% (185.83 vs 356.39) |"));
-    assert_eq!(text.matches("<!-- end -->").count(), 4);
+    assert!(text.contains("| message-passing steps (two ports) | 2 | 2 | yes |"));
+    assert!(
+        text.contains("| 2 | 255 | 7 |"),
+        "seed 002 bound for d = 2, K = 255"
+    );
+    assert!(text.contains("seed 003 Fig. 7 (mesh:10x10x10)"));
+    assert_eq!(text.matches("<!-- end -->").count(), 6);
 
     std::fs::write(&doc, "no markers\n").unwrap();
     let out = meshcast(&["reproduce", "--quick", "--write", path]);

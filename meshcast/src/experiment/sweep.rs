@@ -174,6 +174,13 @@ impl PointTally {
         }
     }
 
+    /// The paired differences `a − b` of algorithms `a < b` (sweep order).
+    pub fn pair(&self, a: usize, b: usize) -> &Tallies {
+        let n = self.algorithms.len();
+        assert!(a < b && b < n, "pair ({a}, {b}) of {n} algorithms");
+        &self.pairs[a * (2 * n - a - 1) / 2 + (b - a - 1)]
+    }
+
     fn add(&mut self, samples: &[Sample]) {
         let mut pair = 0;
         for (a, sa) in samples.iter().enumerate() {
@@ -479,10 +486,13 @@ mod tests {
         let t = s.run(Shard::WHOLE, &|_| {}).unwrap();
         let p = &t.points[1];
         let traffic = Metric::Traffic as usize;
-        assert_eq!(
-            p.pairs[0][traffic].sum,
-            p.algorithms[0][traffic].sum - p.algorithms[1][traffic].sum
-        );
+        let n = p.algorithms.len();
+        for (a, b) in (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))) {
+            assert_eq!(
+                p.pair(a, b)[traffic].sum,
+                p.algorithms[a][traffic].sum - p.algorithms[b][traffic].sum
+            );
+        }
     }
 
     /// Under a wormhole model the path-based algorithms get a latency tally, the trees none,
