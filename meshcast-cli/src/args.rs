@@ -67,6 +67,9 @@ Examples:
   # the same worms with seed 003's 64-flit messages, 33-cycle start-up, one worm at a time
   meshcast route --topology mesh:10x10 --dests \"2,0 3,1 7,2 7,5 0,4 1,3\" --algo xy-path --length 64 --startup 33 --port one
 
+  # seed 002 Figure 5: the two-port unicast-based algorithm, its steps and channel contention
+  meshcast route --topology mesh:6x6 --source 3,3 --dests \"0,1 3,1 2,2 5,2 2,5\" --algo multiport --port 2
+
   # a 3D mesh: the drawing shows one grid per z-layer
   meshcast route --topology mesh:5x5x5 --dests \"0,3,0 1,3,0 1,4,2 2,3,0 3,1,0 4,3,3\" --algo dds --svg dds.svg";
 
