@@ -221,3 +221,17 @@ async fn examples_list_the_worked_examples() {
     assert_eq!(diag["dests"], EXAMPLE);
     assert_eq!(diag["published_traffic"], 21);
 }
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let (status, kind, html) = call("GET", "/", "").await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (StatusCode::OK, "text/html; charset=utf-8")
+    );
+    assert!(html.contains("app.js") && html.contains("style.css"));
+    let (status, kind, js) = call("GET", "/app.js", "").await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/javascript"));
+    assert!(js.contains("/api/route"));
+    let (status, kind, _) = call("GET", "/style.css", "").await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/css"));
+}
