@@ -392,11 +392,12 @@ const f1 = (v) => Math.round(v * 10) / 10;
 function makeLayout(dims) {
   const [kx, ky = 1, kz = 1] = dims;
   const perRow = dims.length === 3 ? Math.ceil(Math.sqrt(kz)) : 1;
-  const margin = STUB + 34;
+  // Room for the wraparound stubs, their hop labels, and the axis labels beyond them.
+  const margin = STUB + 56;
   const layerW = (kx - 1) * CELL;
   const layerH = (ky - 1) * CELL;
-  const gapX = 2 * STUB + 60;
-  const gapY = 2 * STUB + 60;
+  const gapX = 2 * (STUB + 50);
+  const gapY = 2 * (STUB + 56);
   const rows = Math.ceil(kz / perRow);
   return {
     kx, ky, kz, rank: dims.length,
@@ -608,16 +609,16 @@ function axesMarkup(L) {
   for (let z = 0; z < L.kz; z++) {
     const corner = L.pos([0, 0, z].slice(0, L.rank));
     for (let x = 0; x < L.kx; x++) {
-      out += text({ x: corner.x + x * CELL, y: corner.y + STUB + 14 }, String(x), 11, "middle", MUTED);
+      out += text({ x: corner.x + x * CELL, y: corner.y + STUB + 32 }, String(x), 12, "middle", MUTED);
     }
     if (L.rank >= 2) {
       for (let y = 0; y < L.ky; y++) {
-        out += text({ x: corner.x - STUB - 10, y: corner.y - y * CELL }, String(y), 11, "end", MUTED);
+        out += text({ x: corner.x - STUB - 26, y: corner.y - y * CELL }, String(y), 12, "end", MUTED);
       }
     }
     if (L.rank === 3) {
       const top = L.pos([0, L.ky - 1, z]);
-      out += text({ x: top.x + ((L.kx - 1) * CELL) / 2, y: top.y - STUB - 16 }, `z = ${z}`, 13, "middle", INK, ` font-weight="bold"`);
+      out += text({ x: top.x + ((L.kx - 1) * CELL) / 2, y: top.y - STUB - 32 }, `z = ${z}`, 14, "middle", INK, ` font-weight="bold"`);
     }
   }
   return out;
@@ -630,7 +631,7 @@ function draw() {
   const p = planMarkup(L);
   const arrivalRings = [];
   let nodes = "";
-  const small = L.kx * L.ky * L.kz <= 1024;
+  const small = L.kx * L.ky * L.kz <= 256;
   for (const c of L.nodes()) {
     const k = key(c);
     const at = L.pos(c);
@@ -643,11 +644,13 @@ function draw() {
     nodes += `<g class="node" data-c="${k}" tabindex="-1" role="button" aria-label="${esc(label)}" aria-pressed="${state.dests.includes(k)}">` +
       `<rect class="hit" x="${f1(at.x - CELL / 2 + 2)}" y="${f1(at.y - CELL / 2 + 2)}" width="${CELL - 4}" height="${CELL - 4}" rx="6"/>` +
       symbol(at, r) +
-      (small ? circle(at, NODE_R + 5, "none", "none", ` class="focus-ring"`) : "") + "</g>";
+      circle(at, NODE_R + 5, "none", "none", ` class="focus-ring"`) + "</g>";
   }
   svg.setAttribute("viewBox", `0 0 ${L.width} ${L.height}`);
+  // On large networks the labels shrink below legibility: hover a node for its times instead.
+  const labels = small ? p.labels : "";
   svg.innerHTML = markers() + `<g>${gridMarkup(L)}</g><g>${p.lines}</g><g>${arrivalRings.join("")}</g>` +
-    `<g>${nodes}</g><g>${p.labels}</g><g>${axesMarkup(L)}</g>`;
+    `<g>${nodes}</g><g>${labels}</g><g>${axesMarkup(L)}</g>`;
   if (!focusKey || !svg.querySelector(`.node[data-c="${focusKey}"]`)) focusKey = key(state.dims.map(() => 0));
   const holder = svg.querySelector(`.node[data-c="${focusKey}"]`);
   if (holder) holder.setAttribute("tabindex", "0");
@@ -772,7 +775,7 @@ function showLegend() {
   if (kind === "tree") {
     items.push([arrow(TREE), `tree link, labelled with its ${state.port}-port hop time`]);
   } else {
-    const n = Math.min(current.sends.length, PALETTE.length);
+    const n = Math.min(kind === "path" ? current.sends.length : current.metrics.steps, PALETTE.length);
     const what = kind === "path" ? "worm" : "message-passing step";
     for (let i = 0; i < n; i++) items.push([arrow(colour(i)), `${what} ${i + 1}`]);
   }
