@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -153,9 +153,42 @@ try {
   await page.press("#source", "Tab");
   await routed(page, toggled);
 
-  // Half way through the animation, for the screenshot.
+  // The exports are the CLI's own output for the algorithm shown.
+  const downloaded = async (button) => {
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click(button)]);
+    return readFileSync(await file.path(), "utf8");
+  };
+  const routeArgs = ["route", "--topology", TOPOLOGY, "--source", "0,0", "--dests", toggled,
+    "--algo", "dds", "--port", "one"];
+  assert.equal(await downloaded("#export-json"), execFileSync(bin, [...routeArgs, "--json"], { encoding: "utf8" }));
+  const svgFile = resolve(artifacts, "dds.svg");
+  mkdirSync(artifacts, { recursive: true });
+  execFileSync(bin, [...routeArgs, "--svg", svgFile]);
+  assert.equal(await downloaded("#export-svg"), readFileSync(svgFile, "utf8"));
+
+  // K random destinations from a seed: the same set every time.
+  await page.fill("#k", "5");
+  await page.press("#k", "Tab");
+  await page.fill("#seed", "7");
+  await page.press("#seed", "Tab");
+  await page.click("#random");
+  await page.waitForFunction(() => document.body.dataset.routed.split(" ").length === 5);
+  const drawn = await page.inputValue("#dests");
+  await assertMatchesCli(page, drawn, "dds");
+  await page.click("#random");
+  await routed(page, drawn);
+  assert.equal(await page.inputValue("#dests"), drawn);
+
+  // Back to the toggled request, two hops before the end of the animation, for the screenshot.
+  await page.fill("#dests", toggled);
+  await page.press("#dests", "Tab");
+  await routed(page, toggled);
+  const end = cli(toggled, ["--algo", "dds"]).metrics.one_port_time;
   await page.click("#step-back");
   await page.click("#step-back");
+  assert.equal(await page.textContent("#time-out"), `${end - 2} / ${end} hops`);
+  const faint = await page.locator("#drawing .anim.future").count();
+  assert.ok(faint > 0, "links after the time shown are faint");
   await page.hover('.node[data-c="7,7"]');
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: resolve(artifacts, "explorer.png"), fullPage: true });
