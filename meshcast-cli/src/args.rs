@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use meshcast::eval::{Port, Wormhole};
+use meshcast::algo::Params;
+use meshcast::eval::{Ports, Wormhole};
 use meshcast::schedule::Schedule;
 
 const TOP_EXAMPLES: &str = "\
@@ -206,6 +207,8 @@ pub struct SweepArgs {
     pub model: ModelArg,
     #[command(flatten)]
     pub wormhole: WormholeArgs,
+    #[command(flatten)]
+    pub params: ParamArgs,
     /// Also write every statistic to FILE.csv or FILE.json (one record per algorithm, K and
     /// metric). With --shard: the shard file, FILE.json, for `meshcast merge`.
     #[arg(long, value_name = "FILE")]
@@ -260,10 +263,11 @@ pub struct WormholeArgs {
     /// seed 003 simulates 33].
     #[arg(long, value_name = "CYCLES", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
     pub startup: Option<u32>,
-    /// Wormhole model: a node injects all its worms at once, or one after the other
-    /// [default: all, as seed 001 §4.3].
-    #[arg(long, value_enum, value_name = "PORTS")]
-    pub port: Option<PortArg>,
+    /// Wormhole model: how many sends a node starts at once — `one` (each `startup + L` after
+    /// the previous), a number of ports `d` (seed 002's d-port architecture: message-passing
+    /// steps and contention are counted with it too), or `all` [default: all, as seed 001 §4.3].
+    #[arg(long, value_name = "PORTS", value_parser = parse_ports)]
+    pub port: Option<Ports>,
 }
 
 /// The largest `--length` and `--startup`: large enough for any study, small enough that no
@@ -276,7 +280,7 @@ impl WormholeArgs {
         Wormhole {
             startup: self.startup.unwrap_or(0),
             length: self.length.unwrap_or(20),
-            port: self.port.unwrap_or(PortArg::All).into(),
+            ports: self.port.unwrap_or(Ports::All),
         }
     }
 
@@ -284,35 +288,41 @@ impl WormholeArgs {
     pub fn first_given(&self) -> Option<String> {
         let length = self.length.map(|l| format!("--length {l}"));
         let startup = self.startup.map(|s| format!("--startup {s}"));
-        let port = self.port.map(|p| format!("--port {}", port_name(p.into())));
+        let port = self.port.map(|p| format!("--port {p}"));
         length.or(startup).or(port)
     }
 }
 
-/// `--port` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PortArg {
-    /// One worm at a time per node, each `startup + L` after the previous one.
-    One,
-    /// All of a node's worms at once.
-    All,
+/// The settings of the algorithms that take any (seed 003's QG, seed 002's multiport).
+#[derive(Debug, Args)]
+pub struct ParamArgs {
+    /// Qualified Groups' threshold TD, in (0, 1] [default: 0.5, as seed 003]. The multiport
+    /// algorithm builds its plan for the ports of --port (one, or a number d); with all-port it
+    /// uses the paper's two ports.
+    #[arg(long, value_name = "TD")]
+    pub td: Option<f64>,
 }
 
-impl From<PortArg> for Port {
-    fn from(p: PortArg) -> Port {
-        match p {
-            PortArg::One => Port::One,
-            PortArg::All => Port::All,
-        }
+impl ParamArgs {
+    /// The algorithm settings: `--td` and the port count of `ports`, the papers' defaults for
+    /// what is left out. The library checks them when a request takes them.
+    pub fn params(&self, ports: Ports) -> Params {
+        algo_params(self.td.unwrap_or(Params::default().td), ports)
     }
 }
 
-/// The name of a port model as `--port` and the reports spell it.
-pub fn port_name(port: Port) -> &'static str {
-    match port {
-        Port::One => "one",
-        Port::All => "all",
+/// The algorithm settings for threshold `td` on an architecture with `ports`: the multiport
+/// algorithm builds for its port count, for all-port the paper's two ports.
+pub fn algo_params(td: f64, ports: Ports) -> Params {
+    Params {
+        td,
+        ports: ports.count().unwrap_or(Params::default().ports),
     }
+}
+
+/// `--port`: `one`, `all` or `d ≥ 1`, as the library parses it.
+fn parse_ports(s: &str) -> Result<Ports, String> {
+    s.parse().map_err(|e: meshcast::InputError| e.to_string())
 }
 
 /// `--placement` values.
@@ -373,6 +383,17 @@ pub struct RouteArgs {
     pub schedule: ScheduleArg,
     #[command(flatten)]
     pub wormhole: WormholeArgs,
+    /// Also the circuit-switching latency (seed 001 eq. 2.1.4): a control packet of FLITS sets
+    /// up each send's circuit hop by hop, then the message crosses it (path- and unicast-based
+    /// plans; same --startup, --length and --port).
+    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
+    pub control: Option<u32>,
+    /// Also the virtual cut-through latency (seed 001 eq. 2.1.5): every node reads a header of
+    /// FLITS before the packet cuts through (path- and unicast-based plans; 1 = wormhole).
+    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
+    pub header: Option<u32>,
+    #[command(flatten)]
+    pub params: ParamArgs,
     /// Print JSON (schema meshcast.route/1, see docs/CLI.md) instead of text.
     #[arg(long)]
     pub json: bool,

@@ -27,7 +27,7 @@ use meshcast::topology::Shape;
 use meshcast::PlanError;
 
 use args::{AlgosArgs, Cli, Command, RouteArgs};
-use report::{AlgoRow, RouteReport};
+use report::{AlgoRow, Models, RouteReport};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -96,7 +96,11 @@ fn request(args: &RouteArgs) -> Result<Request> {
     let dests = shape
         .parse_nodes(&args.dests)
         .with_context(|| format!("--dests '{}'", args.dests))?;
-    Request::new(shape, source, dests).with_context(|| format!("--dests '{}'", args.dests))
+    let params = args.params.params(args.wormhole.model().ports);
+    Request::new(shape, source, dests)
+        .with_context(|| format!("--dests '{}'", args.dests))?
+        .with_params(params)
+        .context("--td")
 }
 
 fn route_one(
@@ -109,7 +113,7 @@ fn route_one(
     if args.svg.is_some() {
         draw::check_drawable(request.shape())?;
     }
-    let report = RouteReport::build(info, request, schedule, args.wormhole.model())?;
+    let report = RouteReport::build(info, request, schedule, models(args))?;
     if let Some(path) = &args.svg {
         let svg = draw::render(request.shape(), &report).to_string();
         output::write_atomically(path, svg.as_bytes())
@@ -129,7 +133,7 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .partition(|info| info.support.covers(request.shape()));
     let reports = runs
         .into_iter()
-        .map(|info| RouteReport::build(info, request, schedule, args.wormhole.model()))
+        .map(|info| RouteReport::build(info, request, schedule, models(args)))
         .collect::<Result<Vec<_>>>()?;
     if args.json {
         return json(&reports);
@@ -139,6 +143,15 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .map(|info| (info.name.to_string(), info.support.to_string()))
         .collect();
     Ok(text::comparison(&reports, &skipped))
+}
+
+/// The models of the route flags.
+fn models(args: &RouteArgs) -> Models {
+    Models {
+        wormhole: args.wormhole.model(),
+        control: args.control,
+        header: args.header,
+    }
 }
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String> {

@@ -1,7 +1,8 @@
 //! The JSON API of `meshcast serve`, a thin HTTP layer over the command line.
 //!
 //! A route request carries the fields of `meshcast route` under the flags' names (`topology`,
-//! `source`, `dests`, `algo` or `all`, `schedule`, `length`, `startup`, `port`); it becomes the
+//! `source`, `dests`, `algo` or `all`, `schedule`, `length`, `startup`, `port`, `control`,
+//! `header`, `td`); it becomes the
 //! same [`RouteArgs`] clap would build and goes through the same functions, so the answer is
 //! byte for byte what `meshcast route --json` prints and an error is the same one line (naming
 //! the field as its flag, `--dests '9,9': …`). What the command line leaves to clap (value
@@ -26,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::args::{AlgosArgs, PortArg, RouteArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
+use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
 use crate::report::RouteReport;
 use crate::{draw, text};
 
@@ -144,6 +145,9 @@ struct RouteQuery {
     length: Option<u32>,
     startup: Option<u32>,
     port: Option<String>,
+    control: Option<u32>,
+    header: Option<u32>,
+    td: Option<f64>,
 }
 
 /// `POST /api/route`: one algorithm (`algo`) or every applicable one (`all: true`), answered
@@ -164,8 +168,8 @@ async fn svg(body: Result<Bytes, BytesRejection>) -> Answer {
         let request = crate::request(&args)?;
         draw::check_drawable(request.shape())?;
         let info = algo::find(&name).with_context(|| format!("--algo '{name}'"))?;
-        let schedule = args.schedule.into();
-        let report = RouteReport::build(info, &request, schedule, args.wormhole.model())?;
+        let report =
+            RouteReport::build(info, &request, args.schedule.into(), crate::models(&args))?;
         Ok(draw::render(request.shape(), &report).to_string())
     })
     .await?;
@@ -228,10 +232,15 @@ fn route_args(q: RouteQuery) -> Result<RouteArgs, ApiError> {
     let port = q
         .port
         .as_deref()
-        .map(|p| value_enum::<PortArg>("port", p))
+        .map(|p| {
+            p.parse()
+                .map_err(|e| ApiError::bad(format!("port '{p}': {e}")))
+        })
         .transpose()?;
     in_range("length", q.length, 1)?;
     in_range("startup", q.startup, 0)?;
+    in_range("control", q.control, 0)?;
+    in_range("header", q.header, 0)?;
     Ok(RouteArgs {
         topology: q.topology,
         source: q.source,
@@ -244,6 +253,9 @@ fn route_args(q: RouteQuery) -> Result<RouteArgs, ApiError> {
             startup: q.startup,
             port,
         },
+        control: q.control,
+        header: q.header,
+        params: ParamArgs { td: q.td },
         json: true,
         svg: None,
     })

@@ -9,7 +9,7 @@ use tower::ServiceExt;
 
 use super::api::{MAX_BODY, MAX_NODES};
 use super::router;
-use crate::args::{AlgosArgs, RouteArgs, ScheduleArg, WormholeArgs};
+use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs};
 
 const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
 
@@ -45,6 +45,9 @@ fn cli_route(topology: &str, dests: &str, algo: Option<&str>, schedule: Schedule
             startup: None,
             port: None,
         },
+        control: None,
+        header: None,
+        params: ParamArgs { td: None },
         json: true,
         svg: None,
     })
@@ -125,6 +128,16 @@ async fn wormhole_fields_reach_the_model() {
     assert_eq!(report["wormhole"]["length"], 64);
     assert_eq!(report["wormhole"]["startup"], 33);
     assert_eq!(report["wormhole"]["port"], "one");
+    let switching = r#"{"topology": "mesh:10x10", "dests": "2,0 3,1 7,2", "algo": "xy-path",
+                        "port": "2", "control": 4, "header": 2}"#;
+    let (status, _, text) = call("POST", "/api/route", switching).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["wormhole"]["port"], "2");
+    assert_eq!(report["metrics"]["circuit_switching_latency"], 56);
+    assert_eq!(report["metrics"]["cut_through_latency"], 38);
+    let qg = r#"{"topology": "mesh:10x10", "dests": "2,0 3,1", "algo": "qg", "td": 0.25}"#;
+    assert_eq!(call("POST", "/api/route", qg).await.0, StatusCode::OK);
 }
 
 #[tokio::test]
@@ -145,7 +158,11 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
     let schedule = route(r#""dests": "1,1", "algo": "vh", "schedule": "best""#);
     assert_refused("/api/route", &schedule, bad, "paper, optimal").await;
     let port = route(r#""dests": "1,1", "algo": "vh", "port": "two""#);
-    assert_refused("/api/route", &port, bad, "one, all").await;
+    assert_refused("/api/route", &port, bad, "port 'two'").await;
+    let td = route(r#""dests": "1,1", "algo": "qg", "td": 5"#);
+    assert_refused("/api/route", &td, bad, "--td").await;
+    let control = route(r#""dests": "1,1", "algo": "vh", "control": 2000000"#);
+    assert_refused("/api/route", &control, bad, "control 2000000").await;
     let length = route(r#""dests": "1,1", "algo": "vh", "length": 0"#);
     assert_refused("/api/route", &length, bad, "length 0").await;
     let negative = route(r#""dests": "1,1", "algo": "vh", "startup": -1"#);
