@@ -42,6 +42,8 @@ let focusKey = null;    // the node that holds the grid's one tab stop
 
 const topology = () => `${state.kind}:${state.dims.join("x")}`;
 const key = (coords) => coords.join(",");
+/** The origin of the network shown, where every worked example has its source. */
+const origin = () => key(state.dims.map(() => 0));
 
 /** Coordinates of a node written as "3,4" (spaces allowed), or null. */
 function coordsOf(text) {
@@ -114,7 +116,7 @@ function readHash() {
   if (kind === "mesh" || kind === "torus") state.kind = kind;
   const dims = parseDims(size || "");
   if (dims.dims) state.dims = dims.dims;
-  if (p.has("source")) state.source = normal(p.get("source"));
+  state.source = p.has("source") ? normal(p.get("source")) : origin();
   if (p.has("dests")) state.dests = splitNodes(p.get("dests"));
   for (const f of ["algo", "schedule", "port"]) if (p.has(f)) state[f] = p.get(f);
   for (const f of ["length", "startup", "k", "seed"]) {
@@ -134,7 +136,7 @@ function showState() {
   for (const f of ["schedule", "port", "length", "startup", "k", "seed"]) $(f).value = state[f];
   $("algo").value = state.algo;
   const matches = (w) => w && w.topology === topology() && w.algo === state.algo &&
-    state.source === "0,0" && splitNodes(w.dests).join(" ") === state.dests.join(" ");
+    state.source === origin() && splitNodes(w.dests).join(" ") === state.dests.join(" ");
   // Several examples share a request (seed 000 and seed 001 both draw Example 1 with DIAG):
   // keep the one chosen while it still matches.
   const chosen = Number($("example").value);
@@ -154,7 +156,7 @@ function loadExample(i) {
   const [kind, size] = w.topology.split(":");
   state.kind = kind;
   state.dims = parseDims(size).dims;
-  state.source = "0,0";
+  state.source = origin();
   state.dests = splitNodes(w.dests);
   state.algo = w.algo;
 }
@@ -167,7 +169,7 @@ function bindControls() {
     const d = parseDims(e.target.value);
     if (d.error) { status(d.error, true); return; }
     state.dims = d.dims;
-    state.source = key(state.dims.map(() => 0));
+    state.source = origin();
     state.dests = [];
     changed();
   });
@@ -651,7 +653,7 @@ function draw() {
   const labels = small ? p.labels : "";
   svg.innerHTML = markers() + `<g>${gridMarkup(L)}</g><g>${p.lines}</g><g>${arrivalRings.join("")}</g>` +
     `<g>${nodes}</g><g>${labels}</g><g>${axesMarkup(L)}</g>`;
-  if (!focusKey || !svg.querySelector(`.node[data-c="${focusKey}"]`)) focusKey = key(state.dims.map(() => 0));
+  if (!focusKey || !svg.querySelector(`.node[data-c="${focusKey}"]`)) focusKey = origin();
   const holder = svg.querySelector(`.node[data-c="${focusKey}"]`);
   if (holder) holder.setAttribute("tabindex", "0");
 }

@@ -22,8 +22,9 @@ const artifacts = resolve(root, "target/e2e");
 const TOPOLOGY = "mesh:8x8";
 
 /** What `meshcast route --json` prints for the page's request (the page's defaults). */
-function cli(dests, extra) {
-  const args = ["route", "--topology", TOPOLOGY, "--source", "0,0", "--dests", dests,
+function cli(dests, extra, topology = TOPOLOGY) {
+  const source = topology.split("x").map(() => "0").join(",");
+  const args = ["route", "--topology", topology, "--source", source, "--dests", dests,
     "--schedule", "paper", "--length", "20", "--startup", "0", "--port", "one", "--json", ...extra];
   return JSON.parse(execFileSync(bin, args, { encoding: "utf8" }));
 }
@@ -75,12 +76,12 @@ function expected(m) {
 }
 
 /** Every number on the page equals the CLI's for `dests`, the algorithm shown being `algo`. */
-async function assertMatchesCli(page, dests, algo) {
-  const all = cli(dests, ["--all"]);
+async function assertMatchesCli(page, dests, algo, topology = TOPOLOGY) {
+  const all = cli(dests, ["--all"], topology);
   const got = await shown(page);
   assert.deepEqual(Object.keys(got.rows), all.map((r) => r.algorithm), "the table lists every applicable algorithm");
   for (const r of all) assert.deepEqual(got.rows[r.algorithm], expected(r.metrics), `row ${r.algorithm}`);
-  assert.deepEqual(got.metrics, expected(cli(dests, ["--algo", algo]).metrics), `metrics of ${algo}`);
+  assert.deepEqual(got.metrics, expected(cli(dests, ["--algo", algo], topology).metrics), `metrics of ${algo}`);
   assert.match(got.title, new RegExp(`^${algo} `));
 }
 
@@ -107,6 +108,18 @@ try {
   await assertMatchesCli(page, example, "diag");
   assert.equal((await shown(page)).metrics.traffic, "21");
   assert.equal((await shown(page)).metrics["one-port"], "12");
+
+  // A 3D worked example from the list: drawn as z-layers, the same numbers as the CLI.
+  const examples = await (await fetch(`${base}api/examples`)).json();
+  const cube = examples.findIndex((w) => w.topology === "mesh:5x5x5");
+  await page.selectOption("#example", String(cube));
+  await routed(page, examples[cube].dests);
+  await assertMatchesCli(page, examples[cube].dests, examples[cube].algo, "mesh:5x5x5");
+  assert.equal(await page.inputValue("#source"), "0,0,0");
+  assert.equal(await page.locator("#drawing .node").count(), 125);
+  const diagExample = examples.findIndex((w) => w.figure === "seed 001 Example 3.2.1.1");
+  await page.selectOption("#example", String(diagExample));
+  await routed(page, example);
 
   // Toggle with the mouse: add (2,5) and (7,7), remove (0,2).
   await page.click('.node[data-c="2,5"]');
