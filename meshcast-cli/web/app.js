@@ -280,8 +280,9 @@ async function refresh() {
     status(e.message, true);
   }
   select();
-  // The request the page now shows: what scripts (and the browser test) wait for.
-  document.body.dataset.routed = routeBody({}).dests;
+  // The destinations whose plan the page now shows, or "error": what scripts (and the browser
+  // test) wait for.
+  document.body.dataset.routed = current ? routeBody({}).dests : "error";
 }
 
 /** Show the report of `state.algo` (or the first applicable one): drawing, numbers, table. */
@@ -549,10 +550,13 @@ function planMarkup(L) {
       lines += h.lines; labels += h.labels;
     }
   } else if (current.kind === "path") {
+    // A worm's header reaches the node j hops down its route start-up + j cycles after it
+    // leaves; the destination holds the whole message L cycles later (its green ring).
+    const startup = current.wormhole.startup;
     current.sends.forEach((s, i) => {
       let at = s.from;
       s.route.forEach((to, j) => {
-        const t = s.start + j + 1;
+        const t = s.start + startup + j + 1;
         const h = hopMarkup(L, at, to, t, colour(i), `arrow-${i % PALETTE.length}`, null, 3, zCount);
         lines += h.lines; labels += h.labels;
         if (s.drops.some((d) => key(d) === key(to))) {

@@ -188,9 +188,10 @@ try {
   await page.waitForFunction(() => document.body.dataset.routed.split(" ").length === 5);
   const drawn = await page.inputValue("#dests");
   await assertMatchesCli(page, drawn, "dds");
+  await page.click("#clear");
+  await routed(page, "");
   await page.click("#random");
   await routed(page, drawn);
-  assert.equal(await page.inputValue("#dests"), drawn);
 
   // Back to the toggled request, two hops before the end of the animation, for the screenshot.
   await page.fill("#dests", toggled);
