@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use meshcast::algo::Params;
 use meshcast::eval::{Ports, Wormhole};
+use meshcast::schedule::Schedule;
 
 const TOP_EXAMPLES: &str = "\
 Examples:
@@ -109,6 +110,36 @@ pub enum Command {
     /// the results the unsharded sweep gives, exactly.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
+    /// Serve the web explorer (and its JSON API) on this machine: pick a topology, click
+    /// destinations, watch every algorithm's plan and compare them (docs/WEB.md).
+    #[command(after_help = SERVE_EXAMPLES)]
+    Serve(ServeArgs),
+}
+
+const SERVE_EXAMPLES: &str = "\
+The first line on standard output is the address served, e.g. http://127.0.0.1:8080/; the
+server runs until interrupted (Ctrl-C). API: GET /api/algos, GET /api/examples,
+POST /api/route (the fields of `meshcast route`, the JSON of `meshcast route --json`),
+POST /api/svg, POST /api/random (docs/WEB.md).
+
+Examples:
+  meshcast serve
+  meshcast serve --port 0            # any free port; read the address from standard output
+  meshcast serve --bind 0.0.0.0 --allow-remote --port 8080";
+
+/// Flags of `meshcast serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The TCP port; 0 picks a free one (printed on standard output).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. Anything but a loopback address also needs --allow-remote.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: std::net::IpAddr,
+    /// Allow --bind to name an address other machines can reach (the server has no
+    /// authentication).
+    #[arg(long)]
+    pub allow_remote: bool,
 }
 
 const SWEEP_EXAMPLES: &str = "\
@@ -244,7 +275,7 @@ pub struct WormholeArgs {
 
 /// The largest `--length` and `--startup`: large enough for any study, small enough that no
 /// latency comes near `u32::MAX`.
-const MAX_CYCLES: i64 = 1_000_000;
+pub const MAX_CYCLES: i64 = 1_000_000;
 
 impl WormholeArgs {
     /// The model the flags give, the defaults of seed 001 §4.3 for the flags left out.
@@ -382,4 +413,13 @@ pub enum ScheduleArg {
     Paper,
     /// Per node, the send with the longest remaining work first (least one-port time).
     Optimal,
+}
+
+impl From<ScheduleArg> for Schedule {
+    fn from(s: ScheduleArg) -> Schedule {
+        match s {
+            ScheduleArg::Paper => Schedule::Paper,
+            ScheduleArg::Optimal => Schedule::Optimal,
+        }
+    }
 }

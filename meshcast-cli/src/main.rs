@@ -12,6 +12,7 @@ mod output;
 mod plot;
 mod report;
 mod reproduce;
+mod serve;
 mod sweep;
 mod text;
 
@@ -25,7 +26,7 @@ use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 use meshcast::PlanError;
 
-use args::{AlgosArgs, Cli, Command, RouteArgs, ScheduleArg};
+use args::{AlgosArgs, Cli, Command, RouteArgs};
 use report::{AlgoRow, Models, RouteReport};
 
 fn main() -> ExitCode {
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         Command::Reproduce(r) => reproduce::run(r),
         Command::Sweep(s) => sweep::run(s),
         Command::Merge(m) => sweep::merge(m),
+        Command::Serve(s) => serve::run(s),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,
@@ -73,10 +75,7 @@ fn algos(args: &AlgosArgs) -> Result<String> {
 /// `meshcast route`.
 fn route(args: &RouteArgs) -> Result<String> {
     let request = request(args)?;
-    let schedule = match args.schedule {
-        ScheduleArg::Paper => Schedule::Paper,
-        ScheduleArg::Optimal => Schedule::Optimal,
-    };
+    let schedule = args.schedule.into();
     match &args.algo {
         Some(name) => route_one(args, &request, name, schedule),
         None => route_all(args, &request, schedule),

@@ -16,7 +16,7 @@ use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{algo_params, ModelArg, PlacementArg, ScheduleArg, SweepArgs};
+use crate::args::{algo_params, ModelArg, PlacementArg, SweepArgs};
 use crate::report::schedule_name;
 
 /// The most destination counts one sweep takes (a guard against `--k 1:4000000000`).
@@ -48,10 +48,7 @@ pub fn sweep_of(args: &SweepArgs) -> Result<Sweep> {
         ks,
         runs: args.runs,
         seed: args.seed,
-        schedule: match args.schedule {
-            ScheduleArg::Paper => Schedule::Paper,
-            ScheduleArg::Optimal => Schedule::Optimal,
-        },
+        schedule: args.schedule.into(),
         params: args.params.params(wormhole.map_or(Ports::All, |w| w.ports)),
         wormhole,
     };
