@@ -1,0 +1,103 @@
+//! Seed 004: the store-and-forward simulator and the algorithms that route mcast(n, d, c)
+//! message sets on it. Every run goes through `Sim::finish`, which fails unless every
+//! destination got its message exactly once and no packet is left over.
+
+use meshcast::sim::saf::engine::Run;
+use meshcast::sim::saf::{msets, naive, Capacity, MessageSet, Sim, SimError};
+
+fn check_buffers(run: &Run, capacity: Capacity) {
+    if let Capacity::Packets(b) = capacity {
+        assert!(
+            run.max_buffer <= b,
+            "peak {} over bound {b}",
+            run.max_buffer
+        );
+    }
+    assert_eq!(run.max_buffer, *run.buffer_peaks.iter().max().unwrap());
+}
+
+#[test]
+fn random_sets_have_exact_degree_and_congestion() {
+    for (side, d, c) in [(8, 1, 1), (8, 3, 5), (16, 8, 8), (16, 12, 4), (5, 2, 7)] {
+        let set = msets::random(side, d, c, 11).unwrap();
+        assert_eq!(set.degree(), d, "{side} {d} {c}");
+        assert_eq!(set.congestion(), c, "{side} {d} {c}");
+    }
+}
+
+#[test]
+fn naive_delivers_everything_once() {
+    for (side, d, c) in [(4, 1, 1), (8, 3, 5), (16, 8, 8), (9, 4, 2)] {
+        let set = msets::random(side, d, c, 3).unwrap();
+        for capacity in [
+            Capacity::Unbounded,
+            Capacity::Packets(5),
+            Capacity::Packets(8),
+        ] {
+            let run = naive::route(&set, capacity).unwrap();
+            assert_eq!(run.deliveries as usize, set.deliveries());
+            assert_eq!(run.copies as usize, set.deliveries() - set.len_with_dests());
+            check_buffers(&run, capacity);
+        }
+    }
+}
+
+#[test]
+fn bounded_naive_needs_five_slots() {
+    let set = msets::random(8, 3, 3, 1).unwrap();
+    let err = naive::route(&set, Capacity::Packets(4)).unwrap_err();
+    assert!(matches!(err, SimError::CapacityTooSmall { least: 5, .. }));
+    // Tighter buffers cost time but lose nothing.
+    let tight = naive::route(&set, Capacity::Packets(5)).unwrap();
+    let free = naive::route(&set, Capacity::Unbounded).unwrap();
+    assert!(tight.steps >= free.steps);
+}
+
+#[test]
+fn a_copy_into_a_full_buffer_is_refused() {
+    let set = MessageSet::new(2, &[vec![1, 2, 3], vec![], vec![], vec![]]).unwrap();
+    let mut sim = Sim::new(&set, Capacity::Packets(2));
+    let p = sim.inject_all().unwrap();
+    let err = sim.replicate(&[(p[0], 2)]).unwrap_err();
+    let want = SimError::BufferOverflow {
+        step: 2,
+        node: 0,
+        would_hold: 3,
+        capacity: 2,
+    };
+    assert_eq!(err, want);
+}
+
+#[test]
+fn naive_counts_steps_hops_and_copies() {
+    let set = MessageSet::new(2, &[vec![1], vec![], vec![], vec![]]).unwrap();
+    let run = naive::route(&set, Capacity::Packets(5)).unwrap();
+    assert_eq!((run.steps, run.packet_hops, run.copies), (1, 1, 0));
+    // Destinations 1 = (1,0), 2 = (0,1), 3 = (1,1), in quadtree order. Step 1: the copy for 1
+    // is made. Step 2: it crosses to 1 while the copy for 2 is made (node 0 holds master and two
+    // copies during that step). Step 3: that copy crosses to 2 and the released master crosses to
+    // 1 (x first). Step 4: the master crosses to 3.
+    let set = MessageSet::new(2, &[vec![1, 2, 3], vec![], vec![], vec![]]).unwrap();
+    let run = naive::route(&set, Capacity::Unbounded).unwrap();
+    assert_eq!((run.steps, run.copies, run.packet_hops), (4, 2, 4));
+    assert_eq!(run.deliveries, 3);
+    assert_eq!(run.buffer_peaks, [3, 1, 0, 0]);
+}
+
+#[test]
+fn the_theorem1_instance_takes_at_least_its_bound() {
+    for (side, c) in [(8, 1), (8, 4), (16, 2), (16, 8), (12, 3)] {
+        let (set, bound) = msets::theorem1(side, c).unwrap();
+        assert_eq!(set.congestion(), c);
+        assert_eq!(set.degree(), 1);
+        let a = u64::from(bound.side_a);
+        assert!(2 * u64::from(c) * a * a <= u64::from(side * side));
+        let run = naive::route(&set, Capacity::Unbounded).unwrap();
+        assert!(
+            run.steps >= bound.steps,
+            "{side} {c}: {} < {}",
+            run.steps,
+            bound.steps
+        );
+    }
+}
