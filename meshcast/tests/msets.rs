@@ -3,7 +3,7 @@
 //! destination got its message exactly once and no packet is left over.
 
 use meshcast::sim::saf::engine::Run;
-use meshcast::sim::saf::{msets, naive, Capacity, MessageSet, Sim, SimError};
+use meshcast::sim::saf::{msets, naive, theorem2, Capacity, MessageSet, Sim, SimError};
 
 fn check_buffers(run: &Run, capacity: Capacity) {
     if let Capacity::Packets(b) = capacity {
@@ -86,7 +86,7 @@ fn naive_counts_steps_hops_and_copies() {
 
 #[test]
 fn the_theorem1_instance_takes_at_least_its_bound() {
-    for (side, c) in [(8, 1), (8, 4), (16, 2), (16, 8), (12, 3)] {
+    for (side, c) in [(8, 1), (8, 4), (16, 2), (16, 8), (12, 3), (32, 16)] {
         let (set, bound) = msets::theorem1(side, c).unwrap();
         assert_eq!(set.congestion(), c);
         assert_eq!(set.degree(), 1);
@@ -100,4 +100,41 @@ fn the_theorem1_instance_takes_at_least_its_bound() {
             bound.steps
         );
     }
+}
+
+#[test]
+fn theorem2_delivers_everything_once_with_order_c_buffers() {
+    for (side, d, c) in [
+        (8, 1, 1),
+        (8, 3, 4),
+        (16, 4, 4),
+        (16, 8, 16),
+        (16, 5, 7),
+        (12, 2, 4),
+    ] {
+        let set = msets::random(side, d, c, 5).unwrap();
+        let run = theorem2::route(&set, Capacity::Unbounded).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        // Step 1 leaves 4^L ≤ 4c packets per node; the paper's bound is Θ(c).
+        assert!(
+            run.max_buffer <= 8 * c + 8,
+            "{side} {d} {c}: {}",
+            run.max_buffer
+        );
+        assert_eq!(run.phases.len(), 6);
+    }
+}
+
+#[test]
+fn theorem2_refuses_what_it_does_not_handle() {
+    let set = msets::random(8, 5, 3, 1).unwrap();
+    assert!(matches!(
+        theorem2::route(&set, Capacity::Unbounded),
+        Err(SimError::Input(_))
+    ));
+    let set = msets::random(6, 2, 16, 1).unwrap();
+    assert!(matches!(
+        theorem2::route(&set, Capacity::Unbounded),
+        Err(SimError::Input(_))
+    ));
 }

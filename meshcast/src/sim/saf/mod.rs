@@ -23,6 +23,8 @@
 pub mod engine;
 pub mod msets;
 pub mod naive;
+pub mod prefix;
+pub mod theorem2;
 
 pub use engine::{Arrival, Capacity, PacketId, Run, Sim};
 pub use msets::MessageSet;
@@ -89,6 +91,9 @@ pub enum SimError {
         /// The least bound it accepts.
         least: u32,
     },
+    /// Bad input to an algorithm (a shape or set it does not handle).
+    #[error(transparent)]
+    Input(#[from] crate::error::InputError),
     /// Packets left in buffers when the algorithm declared itself finished.
     #[error("{0} packets were left in buffers at the end")]
     Leftover(u64),

@@ -233,7 +233,12 @@ fn fill(
             load[t as usize] += 1;
         }
     }
-    eligible.retain(|&t| load[t as usize] < c);
+    // Only the j nodes just drawn, now at the front, can have become saturated.
+    for i in (0..j).rev() {
+        if load[eligible[i] as usize] >= c {
+            eligible.swap_remove(i);
+        }
+    }
 }
 
 /// The lower bound of Theorem 1 for one adversarial instance.
@@ -342,5 +347,5 @@ mod tests {
         assert_eq!(firsts, PINNED);
     }
 
-    const PINNED: [&[u32]; 4] = [&[5, 8], &[5, 8], &[1, 11], &[9, 13]];
+    const PINNED: [&[u32]; 4] = [&[3, 8], &[5, 8], &[1, 12], &[9, 13]];
 }
