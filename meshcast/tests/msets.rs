@@ -3,7 +3,7 @@
 //! destination got its message exactly once and no packet is left over.
 
 use meshcast::sim::saf::engine::Run;
-use meshcast::sim::saf::{msets, naive, theorem2, Capacity, MessageSet, Sim, SimError};
+use meshcast::sim::saf::{lemma1, msets, naive, theorem2, Capacity, MessageSet, Sim, SimError};
 
 fn check_buffers(run: &Run, capacity: Capacity) {
     if let Capacity::Packets(b) = capacity {
@@ -137,4 +137,47 @@ fn theorem2_refuses_what_it_does_not_handle() {
         theorem2::route(&set, Capacity::Unbounded),
         Err(SimError::Input(_))
     ));
+}
+
+#[test]
+fn lemma1_reduces_high_degree_sets_and_delivers_once() {
+    for (side, d, c) in [(8, 6, 2), (16, 12, 4), (16, 40, 16), (16, 3, 3)] {
+        let set = msets::random(side, d, c, 9).unwrap();
+        let run = lemma1::route(&set, Capacity::Unbounded).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        assert_eq!(run.phases[0].0, "lemma 1 reduction");
+    }
+    for side in [4, 5, 16] {
+        let n = side * side;
+        let positions: Vec<u32> = (0..n).map(|v| lemma1::snake_position(side, v)).collect();
+        for (v, &p) in positions.iter().enumerate() {
+            assert_eq!(lemma1::snake_node(side, p), v as u32);
+        }
+        // Consecutive snake positions are neighbours.
+        for p in 1..n {
+            let (a, b) = (lemma1::snake_node(side, p - 1), lemma1::snake_node(side, p));
+            assert_eq!(msets::manhattan(side, a, b), 1);
+        }
+    }
+}
+
+#[test]
+fn lemma1_sets_hold_one_packet_per_node_with_at_most_c_destinations() {
+    let (side, c) = (16, 4);
+    let set = msets::random(side, 30, c, 2).unwrap();
+    let mut sim = Sim::new(&set, Capacity::Unbounded);
+    let packets = sim.inject_all().unwrap();
+    let sets = lemma1::reduce(&mut sim, packets, c).unwrap();
+    let mut carried = 0;
+    for reduced in &sets {
+        let mut nodes: Vec<u32> = reduced.iter().map(|&p| sim.at(p)).collect();
+        nodes.sort();
+        nodes.dedup();
+        assert_eq!(nodes.len(), reduced.len());
+        for &p in reduced {
+            assert!(sim.slots(p).len() <= c as usize);
+            carried += sim.slots(p).len();
+        }
+    }
+    assert_eq!(carried, set.deliveries());
 }

@@ -21,6 +21,7 @@
 //! ```
 
 pub mod engine;
+pub mod lemma1;
 pub mod msets;
 pub mod naive;
 pub mod prefix;
