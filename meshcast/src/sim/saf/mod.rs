@@ -25,6 +25,7 @@ pub mod lemma1;
 pub mod msets;
 pub mod naive;
 pub mod prefix;
+pub mod report;
 pub mod theorem2;
 
 pub use engine::{Arrival, Capacity, PacketId, Run, Sim};
