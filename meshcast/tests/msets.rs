@@ -3,7 +3,9 @@
 //! destination got its message exactly once and no packet is left over.
 
 use meshcast::sim::saf::engine::Run;
-use meshcast::sim::saf::{lemma1, msets, naive, theorem2, Capacity, MessageSet, Sim, SimError};
+use meshcast::sim::saf::{
+    lemma1, msets, naive, report, theorem2, Capacity, MessageSet, Sim, SimError,
+};
 
 fn check_buffers(run: &Run, capacity: Capacity) {
     if let Capacity::Packets(b) = capacity {
@@ -180,4 +182,34 @@ fn lemma1_sets_hold_one_packet_per_node_with_at_most_c_destinations() {
         }
     }
     assert_eq!(carried, set.deliveries());
+}
+
+/// Steps of `algo` on random sets with d = c over `sides` and `cs`, against √(cn).
+fn growth(algo: report::Algorithm, sides: &[u32], cs: &[u32]) -> f64 {
+    let mut points = Vec::new();
+    for &side in sides {
+        for &c in cs {
+            let instance = report::Instance::Random { d: c, c };
+            let row = report::measure(algo, instance, side, 1, Capacity::Unbounded).unwrap();
+            points.push((((c * side * side) as f64).sqrt(), row.steps as f64));
+        }
+    }
+    report::fit_exponent(&points).unwrap()
+}
+
+#[test]
+fn theorem2_grows_as_sqrt_cn_on_small_meshes() {
+    let e = growth(report::Algorithm::Theorem2, &[8, 16, 32], &[4, 16]);
+    assert!((0.7..1.2).contains(&e), "exponent {e}");
+}
+
+#[test]
+#[ignore = "minutes in debug builds: run with --release -- --ignored"]
+fn theorem2_grows_as_sqrt_cn_up_to_128() {
+    let e = growth(
+        report::Algorithm::Theorem2,
+        &[16, 32, 64, 128],
+        &[4, 16, 64],
+    );
+    assert!((0.85..1.15).contains(&e), "exponent {e}");
 }
