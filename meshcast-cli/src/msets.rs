@@ -26,8 +26,8 @@ pub struct MsetsArgs {
     /// Degrees d, comma-separated (default: d = c for each c). Ignored by --instance theorem1.
     #[arg(long)]
     pub d: Option<String>,
-    /// Algorithms, comma-separated: naive, theorem2.
-    #[arg(long, default_value = "naive,theorem2")]
+    /// Algorithms, comma-separated: naive, theorem2, guess-c.
+    #[arg(long, default_value = "naive,theorem2,guess-c")]
     pub algos: String,
     /// Message sets: random mcast(n, d, c) or Theorem 1's adversarial set.
     #[arg(long, value_enum, default_value_t = InstanceArg::Random)]

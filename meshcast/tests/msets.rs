@@ -4,7 +4,7 @@
 
 use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::{
-    lemma1, msets, naive, report, theorem2, Capacity, MessageSet, Sim, SimError,
+    lemma1, msets, naive, report, theorem2, unknown, Capacity, MessageSet, Sim, SimError,
 };
 
 fn check_buffers(run: &Run, capacity: Capacity) {
@@ -147,7 +147,7 @@ fn lemma1_reduces_high_degree_sets_and_delivers_once() {
         let set = msets::random(side, d, c, 9).unwrap();
         let run = lemma1::route(&set, Capacity::Unbounded).unwrap();
         assert_eq!(run.deliveries as usize, set.deliveries());
-        assert_eq!(run.phases[0].0, "lemma 1 reduction");
+        assert_eq!(run.phases[0].0 == "lemma 1 reduction", d > c);
     }
     for side in [4, 5, 16] {
         let n = side * side;
@@ -212,4 +212,31 @@ fn theorem2_grows_as_sqrt_cn_up_to_128() {
         &[4, 16, 64],
     );
     assert!((0.85..1.15).contains(&e), "exponent {e}");
+}
+
+#[test]
+fn guessing_the_congestion_doubles_until_an_attempt_completes() {
+    // τ = 1 is below Theorem 2's constant, so the first guess must abort.
+    let tight = unknown::Guessing {
+        time_factor: 1.0,
+        ..unknown::Guessing::default()
+    };
+    for (side, d, c) in [(16, 2, 16), (8, 6, 2), (16, 1, 32)] {
+        let set = msets::random(side, d, c, 4).unwrap();
+        let (run, attempts) = unknown::route(&set, tight).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        assert!(attempts.len() >= 2, "{side} {d} {c}: {attempts:?}");
+        let last = attempts.last().unwrap();
+        assert!(last.aborted.is_none());
+        assert!(attempts[..attempts.len() - 1]
+            .iter()
+            .all(|a| a.aborted.is_some()));
+        for w in attempts.windows(2) {
+            assert_eq!(w[1].guess, (2 * w[0].guess).min(w[1].guess));
+        }
+        let total: u64 = attempts.iter().map(|a| a.steps).sum();
+        assert_eq!(run.steps, total);
+        let (run, _) = unknown::route(&set, unknown::Guessing::default()).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+    }
 }

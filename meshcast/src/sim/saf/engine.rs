@@ -106,6 +106,7 @@ pub struct Sim<'a> {
     delivered: Vec<u8>,
     run: Run,
     phase_start: u64,
+    step_limit: u64,
     // Routing scratch: per node and output direction (+x, −x, +y, −y) an intrusive FIFO.
     head: Vec<u32>,
     tail: Vec<u32>,
@@ -137,6 +138,7 @@ impl<'a> Sim<'a> {
                 ..Run::default()
             },
             phase_start: 0,
+            step_limit: u64::MAX,
             head: vec![NONE; 4 * n],
             tail: vec![NONE; 4 * n],
             incoming: vec![0; n],
@@ -147,6 +149,18 @@ impl<'a> Sim<'a> {
             newly_active: Vec::new(),
             moves: Vec::new(),
         }
+    }
+
+    /// Makes every step beyond `limit` fail with [`SimError::StepLimit`] (the abort of seed 004
+    /// §6).
+    pub fn with_step_limit(mut self, limit: u64) -> Sim<'a> {
+        self.step_limit = limit;
+        self
+    }
+
+    /// The totals so far (also after a failed phase, for the cost of an aborted attempt).
+    pub fn totals(&self) -> &Run {
+        &self.run
     }
 
     /// The message set being routed.
@@ -220,7 +234,7 @@ impl<'a> Sim<'a> {
         }
         let rounds = jobs.iter().map(|&(_, k)| k).max().unwrap_or(0);
         for round in 0..rounds {
-            self.run.steps += 1;
+            self.tick()?;
             for (j, &(p, k)) in jobs.iter().enumerate() {
                 if round < k {
                     let pk = self.packets[p.0 as usize];
@@ -234,9 +248,24 @@ impl<'a> Sim<'a> {
     }
 
     /// Charges a schedule of `steps` steps that sends `words` control words over links.
-    pub fn charge_words(&mut self, steps: u64, words: u64) {
+    pub fn charge_words(&mut self, steps: u64, words: u64) -> Result<(), SimError> {
         self.run.steps += steps;
         self.run.word_hops += words;
+        self.check_limit()
+    }
+
+    fn tick(&mut self) -> Result<(), SimError> {
+        self.run.steps += 1;
+        self.check_limit()
+    }
+
+    /// Past the limit, the attempt stops at step limit + 1 (a charged schedule is cut there).
+    fn check_limit(&mut self) -> Result<(), SimError> {
+        if self.run.steps > self.step_limit {
+            self.run.steps = self.step_limit + 1;
+            return Err(SimError::StepLimit(self.step_limit));
+        }
+        Ok(())
     }
 
     /// Records the steps since the previous mark as phase `name`.
@@ -275,7 +304,7 @@ impl<'a> Sim<'a> {
         let mut feeding: Vec<u32> = feeds.iter().map(|p| p.0).collect();
         let mut fresh: Vec<u32> = Vec::new();
         while !self.active.is_empty() || !feeding.is_empty() {
-            self.run.steps += 1;
+            self.tick()?;
             let copied = self.feed(&mut feeding, &mut fresh)?;
             self.activate_new();
             self.select_moves();

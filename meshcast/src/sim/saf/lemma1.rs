@@ -16,18 +16,27 @@ use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
 use super::{prefix, theorem2, SimError};
 
-/// Routes `set` (any d) by Lemma 1's reduction followed by Theorem 2 on each reduced set.
+/// Routes `set` (any d) by Lemma 1's reduction, when d > c, followed by Theorem 2.
 pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
-    let c = set.congestion().max(1);
     let mut sim = Sim::new(set, capacity);
     let packets = sim.inject_all()?;
-    let [first, second] = reduce(&mut sim, packets, c)?;
-    sim.mark("lemma 1 reduction");
-    theorem2::route_packets(&mut sim, first, c)?;
-    if !second.is_empty() {
-        theorem2::route_packets(&mut sim, second, c)?;
-    }
+    route_packets(&mut sim, packets, set.congestion().max(1))?;
     sim.finish()
+}
+
+/// Theorem 2 on `packets` (at most one per node, no node the destination of more than `c`),
+/// after Lemma 1's reduction into two sets when some packet carries more than `c` destinations.
+pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SimError> {
+    if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
+        return theorem2::route_packets(sim, packets, c);
+    }
+    let [first, second] = reduce(sim, packets, c)?;
+    sim.mark("lemma 1 reduction");
+    theorem2::route_packets(sim, first, c)?;
+    if second.is_empty() {
+        return Ok(());
+    }
+    theorem2::route_packets(sim, second, c)
 }
 
 /// Splits `packets` into chunks of at most `c` destinations placed as Lemma 1 says; returns the
@@ -44,7 +53,7 @@ pub fn reduce(
         .iter()
         .map(|&p| sim.slots(p).len().div_ceil(c as usize) as u32)
         .collect();
-    prefix::charge(sim, side, 1, 1);
+    prefix::charge(sim, side, 1, 1)?;
     let jobs: Vec<(PacketId, u32)> = packets
         .iter()
         .zip(&pieces)

@@ -27,6 +27,7 @@ pub mod naive;
 pub mod prefix;
 pub mod report;
 pub mod theorem2;
+pub mod unknown;
 
 pub use engine::{Arrival, Capacity, PacketId, Run, Sim};
 pub use msets::MessageSet;
@@ -93,6 +94,9 @@ pub enum SimError {
         /// The least bound it accepts.
         least: u32,
     },
+    /// The run went beyond its step limit (an aborted guess of seed 004 §6).
+    #[error("aborted after {0} steps, the limit of this attempt")]
+    StepLimit(u64),
     /// Bad input to an algorithm (a shape or set it does not handle).
     #[error(transparent)]
     Input(#[from] crate::error::InputError),

@@ -9,14 +9,15 @@
 //! row-major order of the tile, the order the sweeps realise).
 
 use super::engine::Sim;
+use super::SimError;
 
 /// Charges `count` pipelined prefix computations run in parallel on `tiles` tiles of side `s`.
-pub fn charge(sim: &mut Sim<'_>, s: u32, tiles: u64, count: u64) {
+pub fn charge(sim: &mut Sim<'_>, s: u32, tiles: u64, count: u64) -> Result<(), SimError> {
     if count == 0 || s < 2 {
-        return;
+        return Ok(());
     }
     let s = u64::from(s);
     let steps = 3 * (s - 1) + count - 1;
     let words_per_tile = 2 * s * (s - 1) + (s - 1);
-    sim.charge_words(steps, count * tiles * words_per_tile);
+    sim.charge_words(steps, count * tiles * words_per_tile)
 }

@@ -12,7 +12,8 @@
 
 use super::engine::{Capacity, Run};
 use super::msets::{self, MessageSet};
-use super::{lemma1, naive, theorem2, SimError};
+use super::unknown::{self, Guessing};
+use super::{lemma1, naive, SimError};
 use crate::error::InputError;
 
 /// The algorithms that route message sets on the simulator.
@@ -23,17 +24,21 @@ pub enum Algorithm {
     /// Theorem 2's O(c)-buffer algorithm ([`theorem2`]), after Lemma 1's reduction ([`lemma1`])
     /// when d > c.
     Theorem2,
+    /// Theorem 2 without knowing c: guesses from the average congestion, doubled on abort
+    /// ([`unknown`], §6) with its default thresholds. Its buffer bound is that of the guess.
+    GuessC,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order tables list them.
-    pub const ALL: [Algorithm; 2] = [Algorithm::Naive, Algorithm::Theorem2];
+    pub const ALL: [Algorithm; 3] = [Algorithm::Naive, Algorithm::Theorem2, Algorithm::GuessC];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Naive => "naive",
             Algorithm::Theorem2 => "theorem2",
+            Algorithm::GuessC => "guess-c",
         }
     }
 
@@ -44,16 +49,17 @@ impl Algorithm {
             .find(|a| a.name() == name)
             .ok_or_else(|| InputError::UnknownAlgorithm {
                 name: name.to_string(),
-                known: "naive, theorem2".to_string(),
+                known: "naive, theorem2, guess-c".to_string(),
             })
     }
 
-    /// Routes `set` with buffers bounded by `capacity`.
+    /// Routes `set` with buffers bounded by `capacity` (guess-c sets its own bounds per guess and
+    /// ignores `capacity`).
     pub fn run(self, set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
         match self {
             Algorithm::Naive => naive::route(set, capacity),
-            Algorithm::Theorem2 if set.degree() > set.congestion() => lemma1::route(set, capacity),
-            Algorithm::Theorem2 => theorem2::route(set, capacity),
+            Algorithm::Theorem2 => lemma1::route(set, capacity),
+            Algorithm::GuessC => Ok(unknown::route(set, Guessing::default())?.0),
         }
     }
 }

@@ -53,7 +53,7 @@ pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Resul
     sim.mark("1 replicate into c-tiles");
     let held = strip(sim, held, levels);
     sim.mark("2a strip");
-    let moves = intermediate_nodes(sim, &held, levels);
+    let moves = intermediate_nodes(sim, &held, levels)?;
     sim.mark("2b rank");
     sim.route(&moves, &[], Arrival::Hold)?;
     sim.mark("2c to intermediate nodes");
@@ -65,7 +65,7 @@ pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Resul
 }
 
 /// L = ⌈log₄ c⌉.
-fn levels_for(c: u32) -> u32 {
+pub fn levels_for(c: u32) -> u32 {
     let mut l = 0;
     while 4u64.pow(l) < u64::from(c) {
         l += 1;
@@ -154,7 +154,11 @@ fn tile_prefix(side: u32, levels: u32, node: u32) -> u64 {
 
 /// Step 2b: ranks per tile and class in row-major node order (what the pipelined prefix
 /// computations yield), and the intermediate node each rank maps to.
-fn intermediate_nodes(sim: &mut Sim<'_>, held: &[PacketId], levels: u32) -> Vec<(PacketId, u32)> {
+fn intermediate_nodes(
+    sim: &mut Sim<'_>,
+    held: &[PacketId],
+    levels: u32,
+) -> Result<Vec<(PacketId, u32)>, SimError> {
     let side = sim.set().side();
     let ts = side >> levels;
     let tiles_per_row = 1u32 << levels;
@@ -180,8 +184,8 @@ fn intermediate_nodes(sim: &mut Sim<'_>, held: &[PacketId], levels: u32) -> Vec<
         moves.push((p, target));
     }
     let tiles = u64::from(tiles_per_row) * u64::from(tiles_per_row);
-    prefix::charge(sim, ts, tiles, u64::from(classes));
-    moves
+    prefix::charge(sim, ts, tiles, u64::from(classes))?;
+    Ok(moves)
 }
 
 /// Step 2d: one clone per destination; the packet itself becomes the clone of its last one.
