@@ -23,13 +23,14 @@ pub struct MsetsArgs {
     /// Congestions c, comma-separated.
     #[arg(long, default_value = "4")]
     pub c: String,
-    /// Degrees d, comma-separated (default: d = c for each c). Ignored by --instance theorem1.
+    /// Degrees d, comma-separated (default: d = c for each c). Random sets only.
     #[arg(long)]
     pub d: Option<String>,
     /// Algorithms, comma-separated: naive, theorem2, guess-c.
     #[arg(long, default_value = "naive,theorem2,guess-c")]
     pub algos: String,
-    /// Message sets: random mcast(n, d, c) or Theorem 1's adversarial set.
+    /// Message sets: random mcast(n, d, c), Theorem 1's adversarial set, or the bisection set
+    /// (d = c, --d ignored).
     #[arg(long, value_enum, default_value_t = InstanceArg::Random)]
     pub instance: InstanceArg,
     /// Seed of the random sets (ChaCha8Rng).
@@ -53,6 +54,9 @@ pub enum InstanceArg {
     Random,
     /// Theorem 1's lower-bound set: c|A| messages from B into the corner submesh A.
     Theorem1,
+    /// The left half multicasts to clustered destinations in the right half (d = c; naive's
+    /// worst case).
+    Bisection,
 }
 
 #[derive(Serialize)]
@@ -131,6 +135,7 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
 fn instances(kind: InstanceArg, c: u32, ds: Option<&[u32]>) -> Vec<Instance> {
     match (kind, ds) {
         (InstanceArg::Theorem1, _) => vec![Instance::Theorem1 { c }],
+        (InstanceArg::Bisection, _) => vec![Instance::Bisection { d: c }],
         (InstanceArg::Random, None) => vec![Instance::Random { d: c, c }],
         (InstanceArg::Random, Some(ds)) => ds.iter().map(|&d| Instance::Random { d, c }).collect(),
     }

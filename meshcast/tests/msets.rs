@@ -240,3 +240,21 @@ fn guessing_the_congestion_doubles_until_an_attempt_completes() {
         assert_eq!(run.deliveries as usize, set.deliveries());
     }
 }
+
+#[test]
+fn naive_is_not_optimal_on_the_bisection_set() {
+    for (side, d) in [(8, 4), (16, 16), (16, 32)] {
+        let set = msets::bisection(side, d).unwrap();
+        assert_eq!((set.degree(), set.congestion()), (d, d));
+        let naive = naive::route(&set, Capacity::Unbounded).unwrap();
+        assert!(naive.steps >= msets::bisection_bound(side, d));
+        let theorem2 = theorem2::route(&set, Capacity::Unbounded).unwrap();
+        assert_eq!(theorem2.deliveries as usize, set.deliveries());
+        if d >= 16 {
+            assert!(
+                theorem2.steps < naive.steps,
+                "{side} {d}: {theorem2:?} {naive:?}"
+            );
+        }
+    }
+}

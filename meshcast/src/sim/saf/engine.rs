@@ -118,6 +118,8 @@ pub struct Sim<'a> {
     is_active: Vec<bool>,
     newly_active: Vec<u32>,
     moves: Vec<(u32, u32)>,
+    // Per node x | y << 16.
+    xy: Vec<u32>,
 }
 
 impl<'a> Sim<'a> {
@@ -148,6 +150,9 @@ impl<'a> Sim<'a> {
             is_active: vec![false; n],
             newly_active: Vec::new(),
             moves: Vec::new(),
+            xy: (0..n as u32)
+                .map(|v| v % set.side() | (v / set.side()) << 16)
+                .collect(),
         }
     }
 
@@ -504,21 +509,22 @@ impl<'a> Sim<'a> {
                 let v = self.neighbor(u, d);
                 let pk = &self.packets[p as usize];
                 let delivers = pk.deliver && pk.target == v;
-                let class = (pk.target != v).then(|| self.direction(v, pk.target));
-                if delivers || self.admits(v, class) {
-                    if !delivers {
-                        self.incoming[v as usize] += 1;
-                        if let Some(k) = class {
-                            self.incoming_dir[(v * 4 + k) as usize] += 1;
-                        }
+                if !delivers && self.limit != u32::MAX {
+                    let class = (pk.target != v).then(|| self.direction(v, pk.target));
+                    if !self.admits(v, class) {
+                        continue;
                     }
-                    self.queued[q] -= 1;
-                    self.head[q] = pk.next;
-                    if pk.next == NONE {
-                        self.tail[q] = NONE;
+                    self.incoming[v as usize] += 1;
+                    if let Some(k) = class {
+                        self.incoming_dir[(v * 4 + k) as usize] += 1;
                     }
-                    self.moves.push((p, v));
                 }
+                self.queued[q] -= 1;
+                self.head[q] = pk.next;
+                if pk.next == NONE {
+                    self.tail[q] = NONE;
+                }
+                self.moves.push((p, v));
             }
         }
     }
@@ -561,9 +567,6 @@ impl<'a> Sim<'a> {
     /// packets ends at one that moves — no deadlock, once every node starts a routing phase with
     /// at most capacity − 4 packets.
     fn admits(&self, v: u32, class: Option<u32>) -> bool {
-        if self.limit == u32::MAX {
-            return true;
-        }
         let base = v as usize * 4;
         let reserved = (0..4u32)
             .filter(|&d| Some(d) != class)
@@ -574,8 +577,9 @@ impl<'a> Sim<'a> {
     }
 
     fn direction(&self, from: u32, to: u32) -> u32 {
-        let (fx, fy) = (from % self.side, from / self.side);
-        let (tx, ty) = (to % self.side, to / self.side);
+        // Coordinates from a table: two divisions per call cost more than the lookups.
+        let (f, t) = (self.xy[from as usize], self.xy[to as usize]);
+        let (fx, fy, tx, ty) = (f & 0xffff, f >> 16, t & 0xffff, t >> 16);
         if tx > fx {
             0
         } else if tx < fx {

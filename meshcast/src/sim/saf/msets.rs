@@ -305,6 +305,45 @@ pub fn theorem1(side: u32, c: u32) -> Result<(MessageSet, LowerBound), InputErro
     Ok((MessageSet::new(side, &lists)?, bound))
 }
 
+/// An `mcast(n, d, d)` set that separates naive replication from the optimal algorithms (the
+/// argument of seed 004 §1): every node of the left half (x < side/2) sends one message to `d`
+/// destinations next to each other in the right half, the j-th left node (row-major) to the right
+/// nodes j, j + 1, …, j + d − 1 (row-major, modulo n/2), so every right node receives exactly `d`
+/// messages. Naive replication pushes all n·d/2 copies over the `side` links that cross the
+/// bisection, at least side·d/2 steps ([`bisection_bound`]); an algorithm that replicates near
+/// the destinations needs O(√(dn)). The side must be even and d ≤ n/2.
+pub fn bisection(side: u32, d: u32) -> Result<MessageSet, InputError> {
+    let n = checked_nodes(side)?;
+    if side % 2 != 0 {
+        return Err(setting(
+            "side",
+            side as usize,
+            "an even mesh side for the bisection set",
+        ));
+    }
+    let half = side / 2;
+    let right = (n / 2) as u32;
+    if d == 0 || d > right {
+        return Err(setting(
+            "d",
+            d as usize,
+            "1 ≤ d ≤ n/2 for the bisection set",
+        ));
+    }
+    let node = |j: u32, offset: u32| (j / half) * side + offset + j % half;
+    let mut lists = vec![Vec::new(); n];
+    for j in 0..right {
+        lists[node(j, 0) as usize] = (0..d).map(|k| node((j + k) % right, half)).collect();
+    }
+    MessageSet::new(side, &lists)
+}
+
+/// The steps naive replication needs at least on [`bisection`]`(side, d)`: n·d/2 unicast copies
+/// cross the `side` left-to-right links of the bisection, one per link per step.
+pub fn bisection_bound(side: u32, d: u32) -> u64 {
+    (u64::from(side) * u64::from(side) / 2 * u64::from(d)).div_ceil(u64::from(side))
+}
+
 /// Hops between nodes `s` and `t` of the mesh.
 pub fn manhattan(side: u32, s: u32, t: u32) -> u32 {
     (s % side).abs_diff(t % side) + (s / side).abs_diff(t / side)

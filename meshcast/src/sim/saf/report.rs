@@ -79,6 +79,11 @@ pub enum Instance {
         /// Congestion.
         c: u32,
     },
+    /// [`msets::bisection`]'s set with degree and congestion `d`, naive's worst case.
+    Bisection {
+        /// Degree (= congestion).
+        d: u32,
+    },
 }
 
 /// One measured run.
@@ -132,6 +137,7 @@ pub fn measure(
             let (set, bound) = msets::theorem1(side, c)?;
             (set, Some(bound.steps))
         }
+        Instance::Bisection { d } => (msets::bisection(side, d)?, None),
     };
     let run = algorithm.run(&set, capacity)?;
     let n = set.len() as u64;
