@@ -21,12 +21,11 @@
 //! packets that move: flat arrays, intrusive FIFO lists, a list of active nodes, no allocation in
 //! the step loop once the scratch vectors have grown.
 
+use std::collections::VecDeque;
 use std::ops::Range;
 
 use super::msets::MessageSet;
 use super::SimError;
-
-const NONE: u32 = u32::MAX;
 
 /// A buffer bound in packets, the same at every node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,16 +61,23 @@ pub enum Arrival {
 }
 
 /// A packet's header: its message and the destination slots it still carries, a range into
-/// [`MessageSet::slots`] of the message's destinations.
+/// [`MessageSet::slots`] of the message's destinations; and the node holding it (kept up to date
+/// between routing phases, not while it travels).
 #[derive(Clone, Copy, Debug)]
 struct Packet {
     msg: u32,
     lo: u32,
     hi: u32,
     at: u32,
+}
+
+/// A packet on its way: the queue entries carry the target, so moving a packet never touches the
+/// packet table (the simulator's speed is bound by memory traffic).
+#[derive(Clone, Copy, Debug)]
+struct Travel {
+    packet: u32,
     target: u32,
     deliver: bool,
-    next: u32,
 }
 
 /// The totals of one simulation.
@@ -107,17 +113,15 @@ pub struct Sim<'a> {
     run: Run,
     phase_start: u64,
     step_limit: u64,
-    // Routing scratch: per node and output direction (+x, −x, +y, −y) an intrusive FIFO.
-    head: Vec<u32>,
-    tail: Vec<u32>,
+    // Routing scratch: per node and output direction (+x, −x, +y, −y) a FIFO, and the packets
+    // entering each node (and for each direction) in the current step.
+    queues: Vec<VecDeque<Travel>>,
     incoming: Vec<u32>,
-    // Per node and direction: packets queued, and packets entering this step.
-    queued: Vec<u32>,
     incoming_dir: Vec<u32>,
     active: Vec<u32>,
     is_active: Vec<bool>,
     newly_active: Vec<u32>,
-    moves: Vec<(u32, u32)>,
+    moves: Vec<(Travel, u32, u32)>,
     // Per node x | y << 16.
     xy: Vec<u32>,
 }
@@ -141,10 +145,8 @@ impl<'a> Sim<'a> {
             },
             phase_start: 0,
             step_limit: u64::MAX,
-            head: vec![NONE; 4 * n],
-            tail: vec![NONE; 4 * n],
+            queues: vec![VecDeque::new(); 4 * n],
             incoming: vec![0; n],
-            queued: vec![0; 4 * n],
             incoming_dir: vec![0; 4 * n],
             active: Vec::new(),
             is_active: vec![false; n],
@@ -230,7 +232,7 @@ impl<'a> Sim<'a> {
     /// [`SimError::BufferOverflow`].
     pub fn replicate(&mut self, jobs: &[(PacketId, u32)]) -> Result<Vec<PacketId>, SimError> {
         let total: usize = jobs.iter().map(|&(_, k)| k as usize).sum();
-        let mut out = vec![PacketId(NONE); total];
+        let mut out = vec![PacketId(u32::MAX); total];
         let mut starts = Vec::with_capacity(jobs.len());
         let mut acc = 0usize;
         for &(_, k) in jobs {
@@ -299,15 +301,17 @@ impl<'a> Sim<'a> {
     ) -> Result<(), SimError> {
         let deliver = arrival == Arrival::Deliver;
         for &(p, target) in packets {
-            let pk = &mut self.packets[p.0 as usize];
-            pk.target = target;
-            pk.deliver = deliver;
-            let at = pk.at;
-            self.enter(p.0, at)?;
+            let at = self.packets[p.0 as usize].at;
+            let travel = Travel {
+                packet: p.0,
+                target,
+                deliver,
+            };
+            self.enter(travel, at)?;
         }
         self.activate_new();
         let mut feeding: Vec<u32> = feeds.iter().map(|p| p.0).collect();
-        let mut fresh: Vec<u32> = Vec::new();
+        let mut fresh: Vec<Travel> = Vec::new();
         while !self.active.is_empty() || !feeding.is_empty() {
             self.tick()?;
             let copied = self.feed(&mut feeding, &mut fresh)?;
@@ -321,11 +325,10 @@ impl<'a> Sim<'a> {
                 });
             }
             self.apply_moves()?;
-            for &p in &fresh {
-                let at = self.packets[p as usize].at;
-                self.enter(p, at)?;
+            for t in fresh.drain(..) {
+                let at = self.packets[t.packet as usize].at;
+                self.enter(t, at)?;
             }
-            fresh.clear();
             self.activate_new();
         }
         Ok(())
@@ -357,9 +360,6 @@ impl<'a> Sim<'a> {
             lo: slots.start,
             hi: slots.end,
             at,
-            target: at,
-            deliver: false,
-            next: NONE,
         };
         let id = match self.free_ids.pop() {
             Some(id) => {
@@ -390,22 +390,19 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
-    /// Packet `p` (already counted in `at`'s buffer) is at `at`: arrive, or queue for the next link.
-    fn enter(&mut self, p: u32, at: u32) -> Result<(), SimError> {
-        let pk = self.packets[p as usize];
-        if pk.target == at {
-            return self.arrive(p);
+    /// Packet `t` (already counted in `at`'s buffer) is at `at`: arrive, or queue for the next
+    /// link.
+    fn enter(&mut self, t: Travel, at: u32) -> Result<(), SimError> {
+        if t.target == at {
+            self.packets[t.packet as usize].at = at;
+            return if t.deliver {
+                self.deliver(t.packet)
+            } else {
+                Ok(())
+            };
         }
-        let dir = self.direction(at, pk.target);
-        let q = (at * 4 + dir) as usize;
-        self.packets[p as usize].next = NONE;
-        if self.tail[q] == NONE {
-            self.head[q] = p;
-        } else {
-            self.packets[self.tail[q] as usize].next = p;
-        }
-        self.tail[q] = p;
-        self.queued[q] += 1;
+        let dir = self.direction(at, t.target);
+        self.queues[(at * 4 + dir) as usize].push_back(t);
         if !self.is_active[at as usize] {
             self.is_active[at as usize] = true;
             self.newly_active.push(at);
@@ -413,11 +410,9 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
-    fn arrive(&mut self, p: u32) -> Result<(), SimError> {
+    /// Packet `p`, at one of its destinations, hands its message to the output queue and leaves.
+    fn deliver(&mut self, p: u32) -> Result<(), SimError> {
         let pk = self.packets[p as usize];
-        if !pk.deliver {
-            return Ok(());
-        }
         let mut hit = false;
         for s in pk.lo..pk.hi {
             if self.set.dest(s) == pk.at {
@@ -459,34 +454,36 @@ impl<'a> Sim<'a> {
     }
 
     fn has_queue(&self, u: u32) -> bool {
-        (0..4).any(|d| self.head[(u * 4 + d) as usize] != NONE)
+        (0..4).any(|d| !self.queues[(u * 4 + d) as usize].is_empty())
     }
 
     /// One copy (or the master's own departure) per feed whose node has room; returns how many.
-    fn feed(&mut self, feeding: &mut Vec<u32>, fresh: &mut Vec<u32>) -> Result<u64, SimError> {
+    fn feed(&mut self, feeding: &mut Vec<u32>, fresh: &mut Vec<Travel>) -> Result<u64, SimError> {
         let mut made = 0;
         let mut kept = 0;
         for i in 0..feeding.len() {
             let m = feeding[i];
             let pk = self.packets[m as usize];
+            let first = Travel {
+                packet: m,
+                target: self.set.dest(pk.lo),
+                deliver: true,
+            };
             if pk.hi - pk.lo == 1 {
-                let master = &mut self.packets[m as usize];
-                master.target = self.set.dest(pk.lo);
-                master.deliver = true;
                 // Releasing the master is no copy: it may cross its first link this very step.
-                self.enter(m, pk.at)?;
+                self.enter(first, pk.at)?;
                 made += 1;
                 continue;
             }
-            let class = self.direction(pk.at, self.set.dest(pk.lo));
+            let class = self.direction(pk.at, first.target);
             if self.admits(pk.at, Some(class)) {
                 let c = self.add_packet(pk.msg, pk.lo..pk.lo + 1, pk.at)?;
-                let copy = &mut self.packets[c.0 as usize];
-                copy.target = self.set.dest(pk.lo);
-                copy.deliver = true;
                 self.packets[m as usize].lo += 1;
                 self.run.copies += 1;
-                fresh.push(c.0);
+                fresh.push(Travel {
+                    packet: c.0,
+                    ..first
+                });
                 made += 1;
             }
             feeding[kept] = m;
@@ -502,15 +499,13 @@ impl<'a> Sim<'a> {
             let u = self.active[i];
             for d in 0..4u32 {
                 let q = (u * 4 + d) as usize;
-                let p = self.head[q];
-                if p == NONE {
+                let Some(&t) = self.queues[q].front() else {
                     continue;
-                }
+                };
                 let v = self.neighbor(u, d);
-                let pk = &self.packets[p as usize];
-                let delivers = pk.deliver && pk.target == v;
+                let delivers = t.deliver && t.target == v;
                 if !delivers && self.limit != u32::MAX {
-                    let class = (pk.target != v).then(|| self.direction(v, pk.target));
+                    let class = (t.target != v).then(|| self.direction(v, t.target));
                     if !self.admits(v, class) {
                         continue;
                     }
@@ -519,42 +514,35 @@ impl<'a> Sim<'a> {
                         self.incoming_dir[(v * 4 + k) as usize] += 1;
                     }
                 }
-                self.queued[q] -= 1;
-                self.head[q] = pk.next;
-                if pk.next == NONE {
-                    self.tail[q] = NONE;
-                }
-                self.moves.push((p, v));
+                self.queues[q].pop_front();
+                self.moves.push((t, u, v));
             }
         }
     }
 
     fn apply_moves(&mut self) -> Result<(), SimError> {
         // Every departure first, so that occupancies are those of the end of the step.
-        for i in 0..self.moves.len() {
-            let (p, v) = self.moves[i];
-            let pk = &mut self.packets[p as usize];
-            self.occupancy[pk.at as usize] -= 1;
-            if !(pk.deliver && pk.target == v) {
+        for &(t, u, v) in &self.moves {
+            self.occupancy[u as usize] -= 1;
+            if !(t.deliver && t.target == v) {
                 self.occupancy[v as usize] += 1;
             }
             self.incoming[v as usize] = 0;
             self.incoming_dir[v as usize * 4..v as usize * 4 + 4].fill(0);
-            pk.at = v;
         }
         self.run.packet_hops += self.moves.len() as u64;
-        for i in 0..self.moves.len() {
-            let (p, v) = self.moves[i];
-            let pk = self.packets[p as usize];
-            if pk.deliver && pk.target == v {
+        let moves = std::mem::take(&mut self.moves);
+        for &(t, _, v) in &moves {
+            if t.deliver && t.target == v {
                 // Straight into the output queue: it never holds a buffer slot.
                 self.occupancy[v as usize] += 1;
             } else {
                 let peak = &mut self.run.buffer_peaks[v as usize];
                 *peak = (*peak).max(self.occupancy[v as usize]);
             }
-            self.enter(p, v)?;
+            self.enter(t, v)?;
         }
+        self.moves = moves;
         self.moves.clear();
         Ok(())
     }
@@ -570,7 +558,10 @@ impl<'a> Sim<'a> {
         let base = v as usize * 4;
         let reserved = (0..4u32)
             .filter(|&d| Some(d) != class)
-            .filter(|&d| self.queued[base + d as usize] + self.incoming_dir[base + d as usize] == 0)
+            .filter(|&d| {
+                self.queues[base + d as usize].is_empty()
+                    && self.incoming_dir[base + d as usize] == 0
+            })
             .count() as u32;
         let total = self.occupancy[v as usize] + self.incoming[v as usize];
         total + 1 + reserved <= self.limit
