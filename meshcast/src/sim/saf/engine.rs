@@ -153,7 +153,7 @@ impl<'a> Sim<'a> {
             newly_active: Vec::new(),
             moves: Vec::new(),
             xy: (0..n as u32)
-                .map(|v| v % set.side() | (v / set.side()) << 16)
+                .map(|v| (v % set.side()) | ((v / set.side()) << 16))
                 .collect(),
         }
     }

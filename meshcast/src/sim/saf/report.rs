@@ -21,7 +21,7 @@ use crate::error::InputError;
 pub enum Algorithm {
     /// Replication into unicasts at the sources ([`naive`]).
     Naive,
-    /// Theorem 2's O(c)-buffer algorithm ([`theorem2`]), after Lemma 1's reduction ([`lemma1`])
+    /// Theorem 2's O(c)-buffer algorithm ([`super::theorem2`]), after Lemma 1's reduction ([`lemma1`])
     /// when d > c.
     Theorem2,
     /// Theorem 2 without knowing c: guesses from the average congestion, doubled on abort
