@@ -94,13 +94,15 @@ fn the_theorem1_instance_takes_at_least_its_bound() {
         assert_eq!(set.degree(), 1);
         let a = u64::from(bound.side_a);
         assert!(2 * u64::from(c) * a * a <= u64::from(side * side));
-        let run = naive::route(&set, Capacity::Unbounded).unwrap();
-        assert!(
-            run.steps >= bound.steps,
-            "{side} {c}: {} < {}",
-            run.steps,
-            bound.steps
-        );
+        for algo in report::Algorithm::ALL {
+            let run = algo.run(&set, Capacity::Unbounded).unwrap();
+            assert_eq!(run.deliveries as usize, set.deliveries());
+            let (name, steps) = (algo.name(), run.steps);
+            assert!(
+                steps >= bound.steps,
+                "{name} {side} {c}: {steps} < {bound:?}"
+            );
+        }
     }
 }
 
@@ -256,5 +258,32 @@ fn naive_is_not_optimal_on_the_bisection_set() {
                 "{side} {d}: {theorem2:?} {naive:?}"
             );
         }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Random sets on random sides: every algorithm delivers every copy exactly once (checked by
+    /// `Sim::finish`), bounded naive stays within its bound, and no run beats the distance bound.
+    #[test]
+    fn every_algorithm_delivers_exactly_once(
+        side in proptest::sample::select(vec![4u32, 8, 12, 16]),
+        d in 1u32..8,
+        c in 1u32..8,
+        seed in 0u64..1000,
+    ) {
+        let set = msets::random(side, d, c, seed).unwrap();
+        let farthest = (0..set.len() as u32)
+            .flat_map(|m| set.dests(m).iter().map(move |&t| msets::manhattan(side, m, t)))
+            .max()
+            .unwrap();
+        for algo in report::Algorithm::ALL {
+            let run = algo.run(&set, Capacity::Unbounded).unwrap();
+            proptest::prop_assert_eq!(run.deliveries as usize, set.deliveries());
+            proptest::prop_assert!(run.steps >= u64::from(farthest));
+        }
+        let bounded = naive::route(&set, Capacity::Packets(6)).unwrap();
+        check_buffers(&bounded, Capacity::Packets(6));
     }
 }

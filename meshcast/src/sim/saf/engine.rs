@@ -18,8 +18,9 @@
 //!
 //! A copy into a full buffer is refused with [`SimError::BufferOverflow`]; routing that cannot move
 //! any packet in a step fails with [`SimError::Stalled`]. The work per step is proportional to the
-//! packets that move: flat arrays, intrusive FIFO lists, a list of active nodes, no allocation in
-//! the step loop once the scratch vectors have grown.
+//! packets that move: flat arrays, one FIFO per output link whose entries carry the packet's target
+//! (so a hop never reads the packet table), a list of active nodes, and no allocation in the step
+//! loop once the queues have grown.
 
 use std::collections::VecDeque;
 use std::ops::Range;
