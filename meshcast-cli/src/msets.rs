@@ -26,8 +26,8 @@ pub struct MsetsArgs {
     /// Degrees d, comma-separated (default: d = c for each c). Random sets only.
     #[arg(long)]
     pub d: Option<String>,
-    /// Algorithms, comma-separated: naive, theorem2, guess-c.
-    #[arg(long, default_value = "naive,theorem2,guess-c")]
+    /// Algorithms, comma-separated: naive, theorem2, randomized, guess-c.
+    #[arg(long, default_value = "naive,theorem2,randomized,guess-c")]
     pub algos: String,
     /// Message sets: random mcast(n, d, c), Theorem 1's adversarial set, or the bisection set
     /// (d = c, --d ignored).

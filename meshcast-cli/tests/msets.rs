@@ -33,14 +33,14 @@ fn json_rows_and_csv() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["schema"], "meshcast.msets/1");
     let rows = v["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 6);
+    assert_eq!(rows.len(), 8);
     for r in rows {
         assert_eq!(r["c"], 4);
         assert!(r["steps"].as_u64().unwrap() > 0);
     }
-    assert_eq!(v["fits"].as_array().unwrap().len(), 3);
+    assert_eq!(v["fits"].as_array().unwrap().len(), 4);
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(text.lines().count(), 7);
+    assert_eq!(text.lines().count(), 9);
     assert!(text.starts_with("algorithm,side,n,d,c,"));
 }
 

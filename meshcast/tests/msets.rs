@@ -4,7 +4,8 @@
 
 use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::{
-    lemma1, msets, naive, report, theorem2, unknown, Capacity, MessageSet, Sim, SimError,
+    lemma1, msets, naive, randomized, report, theorem2, unknown, Capacity, MessageSet, Sim,
+    SimError,
 };
 
 fn check_buffers(run: &Run, capacity: Capacity) {
@@ -16,6 +17,13 @@ fn check_buffers(run: &Run, capacity: Capacity) {
         );
     }
     assert_eq!(run.max_buffer, *run.buffer_peaks.iter().max().unwrap());
+}
+
+/// The algorithms that handle a `side × side` mesh (randomized needs a power of two).
+fn runnable(side: u32) -> Vec<report::Algorithm> {
+    let all = report::Algorithm::ALL.into_iter();
+    all.filter(|&a| a != report::Algorithm::Randomized || side.is_power_of_two())
+        .collect()
 }
 
 #[test]
@@ -94,7 +102,7 @@ fn the_theorem1_instance_takes_at_least_its_bound() {
         assert_eq!(set.degree(), 1);
         let a = u64::from(bound.side_a);
         assert!(2 * u64::from(c) * a * a <= u64::from(side * side));
-        for algo in report::Algorithm::ALL {
+        for algo in runnable(side) {
             let run = algo.run(&set, Capacity::Unbounded).unwrap();
             assert_eq!(run.deliveries as usize, set.deliveries());
             let (name, steps) = (algo.name(), run.steps);
@@ -278,12 +286,37 @@ proptest::proptest! {
             .flat_map(|m| set.dests(m).iter().map(move |&t| msets::manhattan(side, m, t)))
             .max()
             .unwrap();
-        for algo in report::Algorithm::ALL {
+        for algo in runnable(side) {
             let run = algo.run(&set, Capacity::Unbounded).unwrap();
             proptest::prop_assert_eq!(run.deliveries as usize, set.deliveries());
             proptest::prop_assert!(run.steps >= u64::from(farthest));
         }
         let bounded = naive::route(&set, Capacity::Packets(6)).unwrap();
         check_buffers(&bounded, Capacity::Packets(6));
+    }
+}
+
+#[test]
+fn randomized_delivers_everything_once_with_constant_buffers() {
+    for (side, d, c) in [
+        (8, 2, 4),
+        (16, 4, 4),
+        (16, 16, 16),
+        (32, 8, 16),
+        (16, 12, 4),
+    ] {
+        let set = msets::random(side, d, c, 6).unwrap();
+        for r in [1, 2] {
+            let params = randomized::Randomized { r, seed: 3 };
+            let run = randomized::route(&set, params, Capacity::Unbounded).unwrap();
+            assert_eq!(run.deliveries as usize, set.deliveries());
+            // Two masters, a segment copy and r block copies per node, plus packets in transit:
+            // a constant, whatever n and c.
+            assert!(
+                run.max_buffer <= 12,
+                "{side} {d} {c} r = {r}: {}",
+                run.max_buffer
+            );
+        }
     }
 }

@@ -414,27 +414,36 @@ impl<'a> Sim<'a> {
     /// Packet `p`, at one of its destinations, hands its message to the output queue and leaves.
     fn deliver(&mut self, p: u32) -> Result<(), SimError> {
         let pk = self.packets[p as usize];
-        let mut hit = false;
-        for s in pk.lo..pk.hi {
-            if self.set.dest(s) == pk.at {
-                if self.delivered[s as usize] > 0 {
-                    return Err(SimError::DeliveredTwice {
-                        msg: pk.msg,
-                        node: pk.at,
-                    });
-                }
-                self.delivered[s as usize] = 1;
-                self.run.deliveries += 1;
-                hit = true;
+        match self.set.find(pk.lo..pk.hi, pk.at) {
+            Some(slot) => self.record(pk.msg, slot)?,
+            None => {
+                return Err(SimError::NotADestination {
+                    msg: pk.msg,
+                    node: pk.at,
+                })
             }
         }
-        if !hit {
-            return Err(SimError::NotADestination {
-                msg: pk.msg,
-                node: pk.at,
-            });
-        }
         self.discard(PacketId(p));
+        Ok(())
+    }
+
+    /// If the node holding packet `p` is one of its destinations, hands it the message (no step:
+    /// as on arrival); the packet stays. For packets that circulate past their destinations.
+    pub fn deliver_here(&mut self, p: PacketId) -> Result<(), SimError> {
+        let pk = self.packets[p.0 as usize];
+        match self.set.find(pk.lo..pk.hi, pk.at) {
+            Some(slot) => self.record(pk.msg, slot),
+            None => Ok(()),
+        }
+    }
+
+    fn record(&mut self, msg: u32, slot: u32) -> Result<(), SimError> {
+        let node = self.set.dest(slot);
+        if self.delivered[slot as usize] > 0 {
+            return Err(SimError::DeliveredTwice { msg, node });
+        }
+        self.delivered[slot as usize] = 1;
+        self.run.deliveries += 1;
         Ok(())
     }
 

@@ -25,6 +25,7 @@ pub mod lemma1;
 pub mod msets;
 pub mod naive;
 pub mod prefix;
+pub mod randomized;
 pub mod report;
 pub mod theorem2;
 pub mod unknown;

@@ -117,6 +117,15 @@ impl MessageSet {
         self.offsets.windows(2).filter(|w| w[1] > w[0]).count()
     }
 
+    /// The slot among `slots` (a range of one message's) whose destination is `node`, by binary
+    /// search in quadtree order.
+    pub fn find(&self, slots: Range<u32>, node: u32) -> Option<u32> {
+        let key = quad_key(self.side, node);
+        let range = &self.dests[slots.start as usize..slots.end as usize];
+        let i = range.partition_point(|&t| quad_key(self.side, t) < key);
+        (range.get(i) == Some(&node)).then_some(slots.start + i as u32)
+    }
+
     /// The total number of deliveries Σ dᵢ.
     pub fn deliveries(&self) -> usize {
         self.dests.len()

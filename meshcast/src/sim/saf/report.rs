@@ -12,6 +12,7 @@
 
 use super::engine::{Capacity, Run};
 use super::msets::{self, MessageSet};
+use super::randomized::{self, Randomized};
 use super::unknown::{self, Guessing};
 use super::{lemma1, naive, SimError};
 use crate::error::InputError;
@@ -24,6 +25,9 @@ pub enum Algorithm {
     /// Theorem 2's O(c)-buffer algorithm ([`super::theorem2`]), after Lemma 1's reduction ([`lemma1`])
     /// when d > c.
     Theorem2,
+    /// The randomized constant-buffer algorithm of §4 ([`randomized`], r = 2, group seed 1), after
+    /// Lemma 1 when d > c.
+    Randomized,
     /// Theorem 2 without knowing c: guesses from the average congestion, doubled on abort
     /// ([`unknown`], §6) with its default thresholds. Its buffer bound is that of the guess.
     GuessC,
@@ -31,13 +35,19 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order tables list them.
-    pub const ALL: [Algorithm; 3] = [Algorithm::Naive, Algorithm::Theorem2, Algorithm::GuessC];
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::Naive,
+        Algorithm::Theorem2,
+        Algorithm::Randomized,
+        Algorithm::GuessC,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Naive => "naive",
             Algorithm::Theorem2 => "theorem2",
+            Algorithm::Randomized => "randomized",
             Algorithm::GuessC => "guess-c",
         }
     }
@@ -49,7 +59,7 @@ impl Algorithm {
             .find(|a| a.name() == name)
             .ok_or_else(|| InputError::UnknownAlgorithm {
                 name: name.to_string(),
-                known: "naive, theorem2, guess-c".to_string(),
+                known: "naive, theorem2, randomized, guess-c".to_string(),
             })
     }
 
@@ -59,6 +69,7 @@ impl Algorithm {
         match self {
             Algorithm::Naive => naive::route(set, capacity),
             Algorithm::Theorem2 => lemma1::route(set, capacity),
+            Algorithm::Randomized => randomized::route(set, Randomized::default(), capacity),
             Algorithm::GuessC => Ok(unknown::route(set, Guessing::default())?.0),
         }
     }
