@@ -1,6 +1,6 @@
-//! Simulated packet-steps per second of the seed-004 store-and-forward simulator: naive and
-//! Theorem 2 on random mcast(n, c, c) sets (seed 1). Divan reports the time per routed set;
-//! docs/PERFORMANCE.md divides the set's packet hops by it (packet-steps per second).
+//! Simulated packet-steps per second of the seed-004 store-and-forward simulator: naive,
+//! Theorem 2 and the randomized algorithm on random mcast(n, c, c) sets (seed 1). Divan reports
+//! the time per routed set; docs/PERFORMANCE.md divides the set's packet hops by it.
 //!
 //! Run: `cargo bench -p meshcast --bench msets`.
 
@@ -21,6 +21,11 @@ fn naive(bencher: divan::Bencher, case: usize) {
 #[divan::bench(args = [0, 1], sample_count = 5)]
 fn theorem2(bencher: divan::Bencher, case: usize) {
     bench(bencher, Algorithm::Theorem2, case);
+}
+
+#[divan::bench(args = [0, 1], sample_count = 5)]
+fn randomized(bencher: divan::Bencher, case: usize) {
+    bench(bencher, Algorithm::Randomized, case);
 }
 
 fn bench(bencher: divan::Bencher, algo: Algorithm, case: usize) {

@@ -59,7 +59,7 @@ impl Default for Randomized {
 pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result<Run, SimError> {
     let side = set.side();
     let c = set.congestion().max(1);
-    check(side, c, params)?;
+    check(side, params)?;
     let mut sim = Sim::new(set, capacity);
     let packets = sim.inject_all()?;
     let sets = if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
@@ -83,7 +83,7 @@ pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result
     sim.finish()
 }
 
-fn check(side: u32, c: u32, params: Randomized) -> Result<(), SimError> {
+fn check(side: u32, params: Randomized) -> Result<(), SimError> {
     let bad = |name, value: String, allowed| {
         Err(SimError::Input(InputError::Setting {
             name,
