@@ -77,6 +77,20 @@ struct RowOut {
     lower_bound: Option<u64>,
 }
 
+/// A row of the JSON output: the CSV columns and the steps per phase (summed over repeats).
+#[derive(Serialize)]
+struct JsonRow {
+    #[serde(flatten)]
+    row: RowOut,
+    phases: Vec<Phase>,
+}
+
+#[derive(Serialize)]
+struct Phase {
+    name: &'static str,
+    steps: u64,
+}
+
 #[derive(Serialize)]
 struct Fit {
     algorithm: &'static str,
@@ -89,7 +103,7 @@ struct Fit {
 #[derive(Serialize)]
 struct Output {
     schema: &'static str,
-    rows: Vec<RowOut>,
+    rows: Vec<JsonRow>,
     fits: Vec<Fit>,
 }
 
@@ -119,11 +133,12 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
     let fits = algos.iter().map(|&a| fit(a, &rows)).collect();
     let out = Output {
         schema: "meshcast.msets/1",
-        rows: rows.iter().map(row_out).collect(),
+        rows: rows.iter().map(json_row).collect(),
         fits,
     };
     if let Some(path) = &args.csv {
-        output::write_atomically(path, &csv(&out.rows)?)
+        let flat: Vec<&RowOut> = out.rows.iter().map(|r| &r.row).collect();
+        output::write_atomically(path, &csv(&flat)?)
             .with_context(|| format!("cannot write the CSV file '{}'", path.display()))?;
     }
     if args.json {
@@ -185,7 +200,21 @@ fn row_out(r: &Row) -> RowOut {
     }
 }
 
-fn csv(rows: &[RowOut]) -> Result<Vec<u8>> {
+fn json_row(r: &Row) -> JsonRow {
+    let mut phases: Vec<Phase> = Vec::new();
+    for &(name, steps) in &r.phases {
+        match phases.iter_mut().find(|p| p.name == name) {
+            Some(p) => p.steps += steps,
+            None => phases.push(Phase { name, steps }),
+        }
+    }
+    JsonRow {
+        row: row_out(r),
+        phases,
+    }
+}
+
+fn csv(rows: &[&RowOut]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
         w.serialize(r)?;
@@ -211,7 +240,7 @@ fn text(out: &Output) -> String {
     let rows: Vec<Vec<String>> = out
         .rows
         .iter()
-        .map(|r| {
+        .map(|JsonRow { row: r, .. }| {
             vec![
                 r.algorithm.to_string(),
                 r.side.to_string(),

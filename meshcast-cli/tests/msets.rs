@@ -37,6 +37,10 @@ fn json_rows_and_csv() {
     for r in rows {
         assert_eq!(r["c"], 4);
         assert!(r["steps"].as_u64().unwrap() > 0);
+        let phases = r["phases"].as_array().unwrap();
+        let sum: u64 = phases.iter().map(|p| p["steps"].as_u64().unwrap()).sum();
+        assert!(sum <= r["steps"].as_u64().unwrap());
+        assert!(!phases.is_empty());
     }
     assert_eq!(v["fits"].as_array().unwrap().len(), 4);
     let text = std::fs::read_to_string(&csv).unwrap();
