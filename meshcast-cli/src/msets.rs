@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Row};
+use meshcast::sim::saf::randomized::Randomized;
+use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Options, Row};
 use meshcast::sim::saf::Capacity;
 use serde::Serialize;
 
@@ -33,9 +34,13 @@ pub struct MsetsArgs {
     /// (d = c, --d ignored).
     #[arg(long, value_enum, default_value_t = InstanceArg::Random)]
     pub instance: InstanceArg,
-    /// Seed of the random sets (ChaCha8Rng).
+    /// Seed of the random sets and of the randomized algorithm's groups (ChaCha8Rng).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// r of the randomized algorithm: t-migration instances per tile visit (the paper's proof
+    /// takes r ≥ 150; more copies per block visit, so buffers of about r packets).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub r: u32,
     /// Buffer bound in packets per node (default: unbounded, the peak is measured).
     #[arg(long, value_name = "PACKETS", value_parser = clap::value_parser!(u32).range(1..))]
     pub buffer: Option<u32>,
@@ -117,13 +122,20 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
         .split(',')
         .map(|a| Algorithm::parse(a.trim()).with_context(|| format!("--algos '{}'", args.algos)))
         .collect::<Result<Vec<_>>>()?;
-    let capacity = args.buffer.map_or(Capacity::Unbounded, Capacity::Packets);
+    let options = Options {
+        capacity: args.buffer.map_or(Capacity::Unbounded, Capacity::Packets),
+        randomized: Randomized {
+            r: args.r,
+            seed: args.seed,
+        },
+        ..Options::default()
+    };
     let mut rows = Vec::new();
     for &side in &sides {
         for &c in &cs {
             for instance in instances(args.instance, c, ds.as_deref()) {
                 for &algo in &algos {
-                    let row = measure(algo, instance, side, args.seed, capacity)
+                    let row = measure(algo, instance, side, args.seed, &options)
                         .with_context(|| format!("{} on side {side}, {instance:?}", algo.name()))?;
                     rows.push(row);
                 }

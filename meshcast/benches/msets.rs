@@ -4,8 +4,8 @@
 //!
 //! Run: `cargo bench -p meshcast --bench msets`.
 
-use meshcast::sim::saf::report::Algorithm;
-use meshcast::sim::saf::{msets, Capacity};
+use meshcast::sim::saf::msets;
+use meshcast::sim::saf::report::{Algorithm, Options};
 
 fn main() {
     divan::main();
@@ -31,5 +31,5 @@ fn randomized(bencher: divan::Bencher, case: usize) {
 fn bench(bencher: divan::Bencher, algo: Algorithm, case: usize) {
     let (side, c) = CASES[case];
     let set = msets::random(side, c, c, 1).unwrap();
-    bencher.bench(|| algo.run(&set, Capacity::Unbounded).unwrap());
+    bencher.bench(|| algo.run(&set, &Options::default()).unwrap());
 }

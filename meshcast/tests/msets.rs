@@ -103,7 +103,7 @@ fn the_theorem1_instance_takes_at_least_its_bound() {
         let a = u64::from(bound.side_a);
         assert!(2 * u64::from(c) * a * a <= u64::from(side * side));
         for algo in runnable(side) {
-            let run = algo.run(&set, Capacity::Unbounded).unwrap();
+            let run = algo.run(&set, &report::Options::default()).unwrap();
             assert_eq!(run.deliveries as usize, set.deliveries());
             let (name, steps) = (algo.name(), run.steps);
             assert!(
@@ -200,7 +200,8 @@ fn growth(algo: report::Algorithm, sides: &[u32], cs: &[u32]) -> f64 {
     for &side in sides {
         for &c in cs {
             let instance = report::Instance::Random { d: c, c };
-            let row = report::measure(algo, instance, side, 1, Capacity::Unbounded).unwrap();
+            let options = report::Options::default();
+            let row = report::measure(algo, instance, side, 1, &options).unwrap();
             points.push((((c * side * side) as f64).sqrt(), row.steps as f64));
         }
     }
@@ -287,7 +288,7 @@ proptest::proptest! {
             .max()
             .unwrap();
         for algo in runnable(side) {
-            let run = algo.run(&set, Capacity::Unbounded).unwrap();
+            let run = algo.run(&set, &report::Options::default()).unwrap();
             proptest::prop_assert_eq!(run.deliveries as usize, set.deliveries());
             proptest::prop_assert!(run.steps >= u64::from(farthest));
         }

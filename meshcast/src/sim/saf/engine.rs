@@ -29,9 +29,10 @@ use super::msets::MessageSet;
 use super::SimError;
 
 /// A buffer bound in packets, the same at every node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Capacity {
     /// No bound (the occupancy is still measured).
+    #[default]
     Unbounded,
     /// At most this many packets (≥ 1).
     Packets(u32),

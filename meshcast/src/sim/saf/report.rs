@@ -2,9 +2,9 @@
 //! exponent fitted to a sweep. The command line (`meshcast msets`) only formats these.
 //!
 //! ```
-//! use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance};
-//! use meshcast::sim::saf::Capacity;
-//! let row = measure(Algorithm::Theorem2, Instance::Random { d: 4, c: 4 }, 16, 1, Capacity::Unbounded).unwrap();
+//! use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Options};
+//! let instance = Instance::Random { d: 4, c: 4 };
+//! let row = measure(Algorithm::Theorem2, instance, 16, 1, &Options::default()).unwrap();
 //! assert_eq!(row.deliveries, row.messages_delivered_expected);
 //! let slope = fit_exponent(&[(1.0, 3.0), (2.0, 6.0), (4.0, 12.0)]).unwrap();
 //! assert!((slope - 1.0).abs() < 1e-12);
@@ -17,6 +17,17 @@ use super::unknown::{self, Guessing};
 use super::{lemma1, naive, SimError};
 use crate::error::InputError;
 
+/// What the algorithms are run with: the buffer bound and the parameters of §4 and §6.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Options {
+    /// Buffer bound (guess-c sets its own per guess and ignores it).
+    pub capacity: Capacity,
+    /// r and the group seed of the randomized algorithm.
+    pub randomized: Randomized,
+    /// The abort thresholds of guess-c.
+    pub guessing: Guessing,
+}
+
 /// The algorithms that route message sets on the simulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
@@ -25,11 +36,10 @@ pub enum Algorithm {
     /// Theorem 2's O(c)-buffer algorithm ([`super::theorem2`]), after Lemma 1's reduction ([`lemma1`])
     /// when d > c.
     Theorem2,
-    /// The randomized constant-buffer algorithm of §4 ([`randomized`], r = 2, group seed 1), after
-    /// Lemma 1 when d > c.
+    /// The randomized constant-buffer algorithm of §4 ([`randomized`]), after Lemma 1 when d > c.
     Randomized,
     /// Theorem 2 without knowing c: guesses from the average congestion, doubled on abort
-    /// ([`unknown`], §6) with its default thresholds. Its buffer bound is that of the guess.
+    /// ([`unknown`], §6). Its buffer bound is that of the guess.
     GuessC,
 }
 
@@ -63,14 +73,14 @@ impl Algorithm {
             })
     }
 
-    /// Routes `set` with buffers bounded by `capacity` (guess-c sets its own bounds per guess and
-    /// ignores `capacity`).
-    pub fn run(self, set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
+    /// Routes `set` with `options`.
+    pub fn run(self, set: &MessageSet, options: &Options) -> Result<Run, SimError> {
+        let capacity = options.capacity;
         match self {
             Algorithm::Naive => naive::route(set, capacity),
             Algorithm::Theorem2 => lemma1::route(set, capacity),
-            Algorithm::Randomized => randomized::route(set, Randomized::default(), capacity),
-            Algorithm::GuessC => Ok(unknown::route(set, Guessing::default())?.0),
+            Algorithm::Randomized => randomized::route(set, options.randomized, capacity),
+            Algorithm::GuessC => Ok(unknown::route(set, options.guessing)?.0),
         }
     }
 }
@@ -140,7 +150,7 @@ pub fn measure(
     instance: Instance,
     side: u32,
     seed: u64,
-    capacity: Capacity,
+    options: &Options,
 ) -> Result<Row, SimError> {
     let (set, lower_bound) = match instance {
         Instance::Random { d, c } => (msets::random(side, d, c, seed)?, None),
@@ -150,7 +160,7 @@ pub fn measure(
         }
         Instance::Bisection { d } => (msets::bisection(side, d)?, None),
     };
-    let run = algorithm.run(&set, capacity)?;
+    let run = algorithm.run(&set, options)?;
     let n = set.len() as u64;
     let c = set.congestion();
     Ok(Row {
