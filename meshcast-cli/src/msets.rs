@@ -3,7 +3,7 @@
 //! algorithm, over a sweep of sides, congestions and degrees, with fitted growth exponents.
 //! Thin: parse → `meshcast::sim::saf::report` → table, CSV or JSON.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -13,6 +13,7 @@ use meshcast::sim::saf::Capacity;
 use serde::Serialize;
 
 use crate::output;
+use crate::plot::{write_plot, Curve, Panel};
 use crate::text::{table, Align};
 
 /// Arguments of `meshcast msets`.
@@ -50,6 +51,9 @@ pub struct MsetsArgs {
     /// Also write the rows as CSV to this file.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Also plot steps and steps/√(cn) against √(cn), one curve per algorithm (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 }
 
 /// The message sets `--instance` names.
@@ -153,6 +157,9 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
         output::write_atomically(path, &csv(&flat)?)
             .with_context(|| format!("cannot write the CSV file '{}'", path.display()))?;
     }
+    if let Some(path) = &args.plot {
+        plot(path, &algos, &rows)?;
+    }
     if args.json {
         return Ok(serde_json::to_string_pretty(&out)? + "\n");
     }
@@ -181,16 +188,64 @@ fn numbers(flag: &str, text: &str) -> Result<Vec<u32>> {
 
 fn fit(algo: Algorithm, rows: &[Row]) -> Fit {
     let mine: Vec<&Row> = rows.iter().filter(|r| r.algorithm == algo.name()).collect();
-    let cn: Vec<(f64, f64)> = mine
-        .iter()
-        .map(|r| (((u64::from(r.c) * r.n) as f64).sqrt(), r.steps as f64))
-        .collect();
+    let cn: Vec<(f64, f64)> = mine.iter().map(|r| (sqrt_cn(r), r.steps as f64)).collect();
     let n: Vec<(f64, f64)> = mine.iter().map(|r| (r.n as f64, r.steps as f64)).collect();
     Fit {
         algorithm: algo.name(),
         vs_sqrt_cn: fit_exponent(&cn),
         vs_n: fit_exponent(&n),
     }
+}
+
+/// Steps and steps/√(cn) against √(cn), one curve per algorithm and (d, c) over the sides: an
+/// optimal algorithm is a straight line through the origin in the first panel and flat in the
+/// second.
+fn plot(path: &Path, algos: &[Algorithm], rows: &[Row]) -> Result<()> {
+    let mut keys: Vec<(usize, u32, u32)> = Vec::new();
+    for r in rows {
+        let a = algos
+            .iter()
+            .position(|a| a.name() == r.algorithm)
+            .unwrap_or(0);
+        if !keys.contains(&(a, r.d, r.c)) {
+            keys.push((a, r.d, r.c));
+        }
+    }
+    keys.sort_unstable();
+    let curve = |&(a, d, c): &(usize, u32, u32), y: &dyn Fn(&Row) -> f64| {
+        let name = algos[a].name();
+        let mut points: Vec<(f64, f64, f64, f64)> = rows
+            .iter()
+            .filter(|r| r.algorithm == name && r.d == d && r.c == c)
+            .map(|r| (sqrt_cn(r), y(r), f64::NAN, f64::NAN))
+            .collect();
+        points.sort_by(|p, q| p.0.total_cmp(&q.0));
+        let label = if d == c {
+            format!("{name} c = {c}")
+        } else {
+            format!("{name} d = {d}, c = {c}")
+        };
+        Curve { label, points }
+    };
+    let panel = |title: &str, y: &dyn Fn(&Row) -> f64| Panel {
+        title: title.to_string(),
+        y_label: title.to_string(),
+        curves: keys.iter().map(|k| curve(k, y)).collect(),
+    };
+    let panels = [
+        panel("steps", &|r| r.steps as f64),
+        panel("steps / √(cn)", &|r| r.per_sqrt_cn),
+    ];
+    write_plot(
+        path,
+        "mcast(n, d, c) message sets (seed 004)",
+        "√(cn)",
+        &panels,
+    )
+}
+
+fn sqrt_cn(r: &Row) -> f64 {
+    ((u64::from(r.c) * r.n) as f64).sqrt()
 }
 
 fn row_out(r: &Row) -> RowOut {

@@ -49,6 +49,31 @@ fn json_rows_and_csv() {
 }
 
 #[test]
+fn plot_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("m.svg");
+    let args = [
+        "msets",
+        "--sides",
+        "8,16",
+        "--c",
+        "2,4",
+        "--algos",
+        "naive,theorem2",
+    ];
+    let out = meshcast(&[&args[..], &["--plot", svg.to_str().unwrap()]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("theorem2 c = 4"));
+    let bad = meshcast(&[&args[..], &["--plot", "m.txt"]].concat());
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
 fn theorem1_rows_carry_the_lower_bound_and_respect_it() {
     let out = meshcast(&[
         "msets",
