@@ -331,7 +331,7 @@ impl<'s, 'a> Router<'s, 'a> {
             self.sim.mark("2a migrate");
             self.circulate(&copies, tiling)?;
             self.sim.mark("2b circulate");
-            for &(p, _) in &copies {
+            for &p in &copies {
                 self.sim.discard(p);
             }
             if tiling.tiles() > 1 {
@@ -355,13 +355,8 @@ impl<'s, 'a> Router<'s, 'a> {
     }
 
     /// One t-migration instance in every tile: selections, copies spread over snake segments by a
-    /// segmented broadcast, and routed to distinct nodes of their blocks. Returns the copies with
-    /// the block (its first node) each serves.
-    fn migrate(
-        &mut self,
-        masters: &[PacketId],
-        tiling: Tiling,
-    ) -> Result<Vec<(PacketId, u32)>, SimError> {
+    /// segmented broadcast, and routed to distinct nodes of their blocks. Returns the copies.
+    fn migrate(&mut self, masters: &[PacketId], tiling: Tiling) -> Result<Vec<PacketId>, SimError> {
         let selections = self.select(masters, tiling);
         let blocks_per_tile = u64::from((tiling.tile / tiling.beta).pow(2));
         prefix::charge(
@@ -427,7 +422,7 @@ impl<'s, 'a> Router<'s, 'a> {
             for (&c, sel) in segment.iter().zip(&selections[starts[i].0].1) {
                 self.sim.set_slots(c, sel.lo..sel.hi);
                 moves.push((c, sel.block_node));
-                out.push((c, sel.block_node));
+                out.push(c);
             }
         }
         self.sim.route(&moves, &[], Arrival::Hold)?;
@@ -486,7 +481,7 @@ impl<'s, 'a> Router<'s, 'a> {
 
     /// Step 2b: every copy walks once round its block's Hamiltonian cycle, delivering where it is
     /// a destination.
-    fn circulate(&mut self, copies: &[(PacketId, u32)], tiling: Tiling) -> Result<(), SimError> {
+    fn circulate(&mut self, copies: &[PacketId], tiling: Tiling) -> Result<(), SimError> {
         let cycle = grid_cycle(tiling.beta);
         let side = tiling.side;
         let local = |node: u32| (node % side % tiling.beta, node / side % tiling.beta);
@@ -495,7 +490,7 @@ impl<'s, 'a> Router<'s, 'a> {
             index[(y * tiling.beta + x) as usize] = i;
         }
         for hop in 0..cycle.len() {
-            for &(p, _) in copies {
+            for &p in copies {
                 self.sim.deliver_here(p)?;
             }
             if hop + 1 == cycle.len() {
@@ -503,7 +498,7 @@ impl<'s, 'a> Router<'s, 'a> {
             }
             let moves: Vec<(PacketId, u32)> = copies
                 .iter()
-                .map(|&(p, _)| {
+                .map(|&p| {
                     let at = self.sim.at(p);
                     let (lx, ly) = local(at);
                     let (nx, ny) =
