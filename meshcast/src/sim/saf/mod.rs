@@ -8,9 +8,11 @@
 //! step. The algorithms (one per file) drive it packet by packet, so the steps, link transmissions,
 //! copies and buffer occupancies they report are measured, not assumed.
 //!
-//! Boundary: this module simulates and routes; generating message sets lives in [`msets`],
-//! the (d, c) reduction of Lemma 1 in [`lemma1`], fitting and sweeps in [`report`]. Nothing here
-//! does I/O.
+//! Files: the machine in [`engine`]; message sets and their generators in [`msets`]; the
+//! algorithms [`naive`] (§1), [`theorem2`] (§3, O(c) buffers), [`lemma1`] (§3, d > c), [`randomized`]
+//! (§4, constant buffers) and [`unknown`] (§6, guessing c); the prefix-computation schedule in
+//! [`prefix`]; measurements and exponent fits in [`report`]. §5 is not implemented. Nothing here
+//! does I/O: `meshcast msets` formats what [`report`] measures.
 //!
 //! ```
 //! use meshcast::sim::saf::{msets, naive, Capacity};
