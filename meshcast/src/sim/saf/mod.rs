@@ -9,9 +9,9 @@
 //! copies and buffer occupancies they report are measured, not assumed.
 //!
 //! Files: the machine in [`engine`]; message sets and their generators in [`msets`]; the
-//! algorithms [`naive`] (§1), [`theorem2`] (§3, O(c) buffers), [`lemma1`] (§3, d > c), [`randomized`]
-//! (§4, constant buffers) and [`unknown`] (§6, guessing c); the prefix-computation schedule in
-//! [`prefix`]; measurements and exponent fits in [`report`]. §5 is not implemented. Nothing here
+//! algorithms [`naive`] (§1), [`theorem2`] (§3, O(c) buffers), [`lemma1`] (§3, d > c),
+//! [`randomized`] (§4, constant buffers) and [`unknown`] (§6, guessing c); the prefix-computation
+//! schedule in [`prefix`]; measurements and exponent fits in [`report`]. §5 is not implemented. Nothing here
 //! does I/O: `meshcast msets` formats what [`report`] measures.
 //!
 //! ```
@@ -41,7 +41,10 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SimError {
     /// A move or copy that would put more packets in a node's buffer than its bound allows.
-    #[error("step {step}: node {node} would hold {would_hold} packets, but its buffer holds at most {capacity}")]
+    #[error(
+        "step {step}: node {node} would hold {would_hold} packets, but its buffer holds at most \
+         {capacity}"
+    )]
     BufferOverflow {
         /// The step at which it happened (1-based).
         step: u64,
@@ -54,7 +57,9 @@ pub enum SimError {
     },
     /// No packet could move in a step although some were still travelling: full buffers block
     /// each other.
-    #[error("step {step}: routing stalled with {waiting} packets waiting (buffers full; raise --buffer)")]
+    #[error(
+        "step {step}: routing stalled with {waiting} packets waiting (buffers full; raise --buffer)"
+    )]
     Stalled {
         /// The step at which no packet could move.
         step: u64,

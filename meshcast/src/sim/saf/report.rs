@@ -33,8 +33,8 @@ pub struct Options {
 pub enum Algorithm {
     /// Replication into unicasts at the sources ([`naive`]).
     Naive,
-    /// Theorem 2's O(c)-buffer algorithm ([`super::theorem2`]), after Lemma 1's reduction ([`lemma1`])
-    /// when d > c.
+    /// Theorem 2's O(c)-buffer algorithm ([`super::theorem2`]), after Lemma 1's reduction
+    /// ([`lemma1`]) when d > c.
     Theorem2,
     /// The randomized constant-buffer algorithm of §4 ([`randomized`]), after Lemma 1 when d > c.
     Randomized,
