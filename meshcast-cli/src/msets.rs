@@ -139,8 +139,10 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
         for &c in &cs {
             for instance in instances(args.instance, c, ds.as_deref()) {
                 for &algo in &algos {
-                    let row = measure(algo, instance, side, args.seed, &options)
-                        .with_context(|| format!("{} on side {side}, {instance:?}", algo.name()))?;
+                    let row =
+                        measure(algo, instance, side, args.seed, &options).with_context(|| {
+                            format!("{} on {side}×{side}, {}", algo.name(), describe(instance))
+                        })?;
                     rows.push(row);
                 }
             }
@@ -172,6 +174,14 @@ fn instances(kind: InstanceArg, c: u32, ds: Option<&[u32]>) -> Vec<Instance> {
         (InstanceArg::Bisection, _) => vec![Instance::Bisection { d: c }],
         (InstanceArg::Random, None) => vec![Instance::Random { d: c, c }],
         (InstanceArg::Random, Some(ds)) => ds.iter().map(|&d| Instance::Random { d, c }).collect(),
+    }
+}
+
+fn describe(instance: Instance) -> String {
+    match instance {
+        Instance::Random { d, c } => format!("random set with d = {d}, c = {c}"),
+        Instance::Theorem1 { c } => format!("Theorem 1's set with c = {c}"),
+        Instance::Bisection { d } => format!("bisection set with d = c = {d}"),
     }
 }
 
