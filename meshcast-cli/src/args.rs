@@ -114,6 +114,11 @@ pub enum Command {
     /// destinations, watch every algorithm's plan and compare them (docs/WEB.md).
     #[command(after_help = SERVE_EXAMPLES)]
     Serve(ServeArgs),
+    /// Route mcast(n, d, c) message sets on the store-and-forward mesh simulator (seed 004):
+    /// steps, steps/√(cn), steps/√n, buffer peaks and link traffic per algorithm over sweeps of
+    /// sides, c and d, with fitted growth exponents; table, CSV or JSON.
+    #[command(after_help = MSETS_EXAMPLES)]
+    Msets(crate::msets::MsetsArgs),
 }
 
 const SERVE_EXAMPLES: &str = "\
@@ -141,6 +146,13 @@ pub struct ServeArgs {
     #[arg(long)]
     pub allow_remote: bool,
 }
+
+const MSETS_EXAMPLES: &str = "\
+Examples:
+  meshcast msets --sides 16,32,64 --c 4,16
+  meshcast msets --sides 16,32,64,128 --c 16 --instance theorem1 --csv t1.csv
+  meshcast msets --sides 32 --c 4 --d 2,4,8,16 --algos theorem2 --json
+  meshcast msets --sides 64 --c 16 --algos naive --buffer 5";
 
 const SWEEP_EXAMPLES: &str = "\
 K lists: comma-separated counts and inclusive ranges FIRST:LAST[:STEP] (step 1 by default):

@@ -8,6 +8,7 @@
 
 mod args;
 mod draw;
+mod msets;
 mod output;
 mod plot;
 mod report;
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Command::Sweep(s) => sweep::run(s),
         Command::Merge(m) => sweep::merge(m),
         Command::Serve(s) => serve::run(s),
+        Command::Msets(m) => msets::run(m),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,

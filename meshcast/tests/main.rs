@@ -4,6 +4,7 @@
 
 mod examples;
 mod inputs;
+mod msets;
 mod paths;
 mod properties;
 mod seed003;

@@ -1,0 +1,348 @@
+//! `meshcast msets`: route mcast(n, d, c) message sets on the store-and-forward mesh simulator
+//! of seed 004 and report steps, steps/√(cn), steps/√n, buffer peaks and link traffic per
+//! algorithm, over a sweep of sides, congestions and degrees, with fitted growth exponents.
+//! Thin: parse → `meshcast::sim::saf::report` → table, CSV or JSON.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use meshcast::sim::saf::randomized::Randomized;
+use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Options, Row};
+use meshcast::sim::saf::Capacity;
+use serde::Serialize;
+
+use crate::output;
+use crate::plot::{write_plot, Curve, Panel};
+use crate::text::{table, Align};
+
+/// Arguments of `meshcast msets`.
+#[derive(Args, Debug)]
+pub struct MsetsArgs {
+    /// Mesh sides √n, comma-separated (e.g. 16,32,64).
+    #[arg(long, default_value = "16,32")]
+    pub sides: String,
+    /// Congestions c, comma-separated.
+    #[arg(long, default_value = "4")]
+    pub c: String,
+    /// Degrees d, comma-separated (default: d = c for each c). Random sets only.
+    #[arg(long)]
+    pub d: Option<String>,
+    /// Algorithms, comma-separated: naive, theorem2, randomized, guess-c.
+    #[arg(long, default_value = "naive,theorem2,randomized,guess-c")]
+    pub algos: String,
+    /// Message sets: random mcast(n, d, c), Theorem 1's adversarial set, or the bisection set
+    /// (d = c, --d ignored).
+    #[arg(long, value_enum, default_value_t = InstanceArg::Random)]
+    pub instance: InstanceArg,
+    /// Seed of the random sets and of the randomized algorithm's groups (ChaCha8Rng).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// r of the randomized algorithm: t-migration instances per tile visit (the paper's proof
+    /// takes r ≥ 150; more copies per block visit, so buffers of about r packets).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub r: u32,
+    /// Buffer bound in packets per node (default: unbounded, the peak is measured).
+    #[arg(long, value_name = "PACKETS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub buffer: Option<u32>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the rows as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also plot steps and steps/√(cn) against √(cn), one curve per algorithm (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+}
+
+/// The message sets `--instance` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InstanceArg {
+    /// Random sets with exact degree d and congestion c.
+    Random,
+    /// Theorem 1's lower-bound set: c|A| messages from B into the corner submesh A.
+    Theorem1,
+    /// The left half multicasts to clustered destinations in the right half (d = c; naive's
+    /// worst case).
+    Bisection,
+}
+
+#[derive(Serialize)]
+struct RowOut {
+    algorithm: &'static str,
+    side: u32,
+    n: u64,
+    d: u32,
+    c: u32,
+    deliveries: u64,
+    steps: u64,
+    steps_per_sqrt_cn: f64,
+    steps_per_sqrt_n: f64,
+    max_buffer: u32,
+    packet_hops: u64,
+    word_hops: u64,
+    copies: u64,
+    lower_bound: Option<u64>,
+}
+
+/// A row of the JSON output: the CSV columns and the steps per phase (summed over repeats).
+#[derive(Serialize)]
+struct JsonRow {
+    #[serde(flatten)]
+    row: RowOut,
+    phases: Vec<Phase>,
+}
+
+#[derive(Serialize)]
+struct Phase {
+    name: &'static str,
+    steps: u64,
+}
+
+#[derive(Serialize)]
+struct Fit {
+    algorithm: &'static str,
+    /// Exponent e of steps ∝ (√(cn))ᵉ over the sweep.
+    vs_sqrt_cn: Option<f64>,
+    /// Exponent e of steps ∝ nᵉ over the sweep.
+    vs_n: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Output {
+    schema: &'static str,
+    rows: Vec<JsonRow>,
+    fits: Vec<Fit>,
+}
+
+/// Runs the sweep and formats it.
+pub fn run(args: &MsetsArgs) -> Result<String> {
+    let sides = numbers("--sides", &args.sides)?;
+    let cs = numbers("--c", &args.c)?;
+    let ds = args.d.as_deref().map(|d| numbers("--d", d)).transpose()?;
+    let algos = args
+        .algos
+        .split(',')
+        .map(|a| Algorithm::parse(a.trim()).with_context(|| format!("--algos '{}'", args.algos)))
+        .collect::<Result<Vec<_>>>()?;
+    let options = Options {
+        capacity: args.buffer.map_or(Capacity::Unbounded, Capacity::Packets),
+        randomized: Randomized {
+            r: args.r,
+            seed: args.seed,
+        },
+        ..Options::default()
+    };
+    let mut rows = Vec::new();
+    for &side in &sides {
+        for &c in &cs {
+            for instance in instances(args.instance, c, ds.as_deref()) {
+                for &algo in &algos {
+                    let row =
+                        measure(algo, instance, side, args.seed, &options).with_context(|| {
+                            format!("{} on {side}×{side}, {}", algo.name(), describe(instance))
+                        })?;
+                    rows.push(row);
+                }
+            }
+        }
+    }
+    let fits = algos.iter().map(|&a| fit(a, &rows)).collect();
+    let out = Output {
+        schema: "meshcast.msets/1",
+        rows: rows.iter().map(json_row).collect(),
+        fits,
+    };
+    if let Some(path) = &args.csv {
+        let flat: Vec<&RowOut> = out.rows.iter().map(|r| &r.row).collect();
+        output::write_atomically(path, &csv(&flat)?)
+            .with_context(|| format!("cannot write the CSV file '{}'", path.display()))?;
+    }
+    if let Some(path) = &args.plot {
+        plot(path, &algos, &rows)?;
+    }
+    if args.json {
+        return Ok(serde_json::to_string_pretty(&out)? + "\n");
+    }
+    Ok(text(&out))
+}
+
+fn instances(kind: InstanceArg, c: u32, ds: Option<&[u32]>) -> Vec<Instance> {
+    match (kind, ds) {
+        (InstanceArg::Theorem1, _) => vec![Instance::Theorem1 { c }],
+        (InstanceArg::Bisection, _) => vec![Instance::Bisection { d: c }],
+        (InstanceArg::Random, None) => vec![Instance::Random { d: c, c }],
+        (InstanceArg::Random, Some(ds)) => ds.iter().map(|&d| Instance::Random { d, c }).collect(),
+    }
+}
+
+fn describe(instance: Instance) -> String {
+    match instance {
+        Instance::Random { d, c } => format!("random set with d = {d}, c = {c}"),
+        Instance::Theorem1 { c } => format!("Theorem 1's set with c = {c}"),
+        Instance::Bisection { d } => format!("bisection set with d = c = {d}"),
+    }
+}
+
+fn numbers(flag: &str, text: &str) -> Result<Vec<u32>> {
+    let list = text
+        .split(',')
+        .map(|t| t.trim().parse::<u32>())
+        .collect::<Result<Vec<_>, _>>();
+    match list {
+        Ok(v) if !v.is_empty() && v.iter().all(|&x| x > 0) => Ok(v),
+        _ => bail!("{flag} '{text}' is not a list of positive whole numbers such as 16,32,64"),
+    }
+}
+
+fn fit(algo: Algorithm, rows: &[Row]) -> Fit {
+    let mine: Vec<&Row> = rows.iter().filter(|r| r.algorithm == algo.name()).collect();
+    let cn: Vec<(f64, f64)> = mine.iter().map(|r| (sqrt_cn(r), r.steps as f64)).collect();
+    let n: Vec<(f64, f64)> = mine.iter().map(|r| (r.n as f64, r.steps as f64)).collect();
+    Fit {
+        algorithm: algo.name(),
+        vs_sqrt_cn: fit_exponent(&cn),
+        vs_n: fit_exponent(&n),
+    }
+}
+
+/// Steps and steps/√(cn) against √(cn), one curve per algorithm and (d, c) over the sides: an
+/// optimal algorithm is a straight line through the origin in the first panel and flat in the
+/// second.
+fn plot(path: &Path, algos: &[Algorithm], rows: &[Row]) -> Result<()> {
+    let mut keys: Vec<(usize, u32, u32)> = Vec::new();
+    for r in rows {
+        let a = algos
+            .iter()
+            .position(|a| a.name() == r.algorithm)
+            .unwrap_or(0);
+        if !keys.contains(&(a, r.d, r.c)) {
+            keys.push((a, r.d, r.c));
+        }
+    }
+    keys.sort_unstable();
+    let curve = |&(a, d, c): &(usize, u32, u32), y: &dyn Fn(&Row) -> f64| {
+        let name = algos[a].name();
+        let mut points: Vec<(f64, f64, f64, f64)> = rows
+            .iter()
+            .filter(|r| r.algorithm == name && r.d == d && r.c == c)
+            .map(|r| (sqrt_cn(r), y(r), f64::NAN, f64::NAN))
+            .collect();
+        points.sort_by(|p, q| p.0.total_cmp(&q.0));
+        let label = if d == c {
+            format!("{name} c = {c}")
+        } else {
+            format!("{name} d = {d}, c = {c}")
+        };
+        Curve { label, points }
+    };
+    let panel = |title: &str, y: &dyn Fn(&Row) -> f64| Panel {
+        title: title.to_string(),
+        y_label: title.to_string(),
+        curves: keys.iter().map(|k| curve(k, y)).collect(),
+    };
+    let panels = [
+        panel("steps", &|r| r.steps as f64),
+        panel("steps / √(cn)", &|r| r.per_sqrt_cn),
+    ];
+    write_plot(
+        path,
+        "mcast(n, d, c) message sets (seed 004)",
+        "√(cn)",
+        &panels,
+    )
+}
+
+fn sqrt_cn(r: &Row) -> f64 {
+    ((u64::from(r.c) * r.n) as f64).sqrt()
+}
+
+fn row_out(r: &Row) -> RowOut {
+    RowOut {
+        algorithm: r.algorithm,
+        side: r.side,
+        n: r.n,
+        d: r.d,
+        c: r.c,
+        deliveries: r.deliveries,
+        steps: r.steps,
+        steps_per_sqrt_cn: r.per_sqrt_cn,
+        steps_per_sqrt_n: r.per_sqrt_n,
+        max_buffer: r.max_buffer,
+        packet_hops: r.packet_hops,
+        word_hops: r.word_hops,
+        copies: r.copies,
+        lower_bound: r.lower_bound,
+    }
+}
+
+fn json_row(r: &Row) -> JsonRow {
+    let mut phases: Vec<Phase> = Vec::new();
+    for &(name, steps) in &r.phases {
+        match phases.iter_mut().find(|p| p.name == name) {
+            Some(p) => p.steps += steps,
+            None => phases.push(Phase { name, steps }),
+        }
+    }
+    JsonRow {
+        row: row_out(r),
+        phases,
+    }
+}
+
+fn csv(rows: &[&RowOut]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r)?;
+    }
+    Ok(w.into_inner()?)
+}
+
+fn text(out: &Output) -> String {
+    use Align::{Left, Right};
+    let header = [
+        ("algorithm", Left),
+        ("side", Right),
+        ("d", Right),
+        ("c", Right),
+        ("steps", Right),
+        ("steps/√(cn)", Right),
+        ("steps/√n", Right),
+        ("max buffer", Right),
+        ("packet hops", Right),
+        ("copies", Right),
+        ("lower bound", Right),
+    ];
+    let rows: Vec<Vec<String>> = out
+        .rows
+        .iter()
+        .map(|JsonRow { row: r, .. }| {
+            vec![
+                r.algorithm.to_string(),
+                r.side.to_string(),
+                r.d.to_string(),
+                r.c.to_string(),
+                r.steps.to_string(),
+                format!("{:.3}", r.steps_per_sqrt_cn),
+                format!("{:.3}", r.steps_per_sqrt_n),
+                r.max_buffer.to_string(),
+                r.packet_hops.to_string(),
+                r.copies.to_string(),
+                r.lower_bound.map_or("-".to_string(), |b| b.to_string()),
+            ]
+        })
+        .collect();
+    let mut s = table(&header, &rows);
+    s.push_str("\nfitted growth exponents (least squares on log-log):\n");
+    let show = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.3}"));
+    for f in &out.fits {
+        s.push_str(&format!(
+            "  {:<9} steps ∝ (√(cn))^{}   steps ∝ n^{}\n",
+            f.algorithm,
+            show(f.vs_sqrt_cn),
+            show(f.vs_n)
+        ));
+    }
+    s
+}

@@ -1,0 +1,604 @@
+//! The synchronous store-and-forward mesh of seed 004 §2.1.
+//!
+//! Every node has an input queue (the message it sources, before injection), a buffer of at most
+//! [`Capacity`] packets, and an output queue (messages delivered to it). Time is divided into
+//! steps; in one step a packet crosses one link, or one copy of it is made — never both — and each
+//! directed link carries at most one packet. A packet that reaches a destination it is meant to
+//! deliver leaves the network into the output queue (it needs no buffer slot there).
+//!
+//! Algorithms drive the machine in phases, each a batch of steps:
+//! - [`Sim::replicate`]: copies made in place, one copy per packet per step;
+//! - [`Sim::route`]: greedy dimension-order (x then y) routing of packets to given targets, first
+//!   in first out on every output link, with back-pressure: a packet enters a neighbour only if the
+//!   neighbour's buffer has a free slot counted at the start of the step (departures free their
+//!   slot from the next step on). Packets fed from a master ([`Sim::route`]'s `feeds`) are unicast
+//!   copies made one per step at the master's node, as naive replication does;
+//! - [`Sim::charge_words`]: steps and link transmissions of control words (prefix sums), which
+//!   live in node registers, not in the packet buffer.
+//!
+//! A copy into a full buffer is refused with [`SimError::BufferOverflow`]; routing that cannot move
+//! any packet in a step fails with [`SimError::Stalled`]. The work per step is proportional to the
+//! packets that move: flat arrays, one FIFO per output link whose entries carry the packet's target
+//! (so a hop never reads the packet table), a list of active nodes, and no allocation in the step
+//! loop once the queues have grown.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+
+use super::msets::MessageSet;
+use super::SimError;
+
+/// A buffer bound in packets, the same at every node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Capacity {
+    /// No bound (the occupancy is still measured).
+    #[default]
+    Unbounded,
+    /// At most this many packets (≥ 1).
+    Packets(u32),
+}
+
+impl Capacity {
+    fn limit(self) -> u32 {
+        match self {
+            Capacity::Unbounded => u32::MAX,
+            Capacity::Packets(b) => b,
+        }
+    }
+}
+
+/// A packet in the simulator (an index into its packet table; ids are reused after a packet
+/// leaves the network).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PacketId(u32);
+
+/// What a routed packet does at its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// Stay in the target's buffer (an intermediate node).
+    Hold,
+    /// Deliver the message to the target, which must be one of the packet's destinations, and
+    /// leave the network.
+    Deliver,
+}
+
+/// A packet's header: its message and the destination slots it still carries, a range into
+/// [`MessageSet::slots`] of the message's destinations; and the node holding it (kept up to date
+/// between routing phases, not while it travels).
+#[derive(Clone, Copy, Debug)]
+struct Packet {
+    msg: u32,
+    lo: u32,
+    hi: u32,
+    at: u32,
+}
+
+/// A packet on its way: the queue entries carry the target, so moving a packet never touches the
+/// packet table (the simulator's speed is bound by memory traffic).
+#[derive(Clone, Copy, Debug)]
+struct Travel {
+    packet: u32,
+    target: u32,
+    deliver: bool,
+}
+
+/// The totals of one simulation.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Run {
+    /// Synchronous steps, all phases together.
+    pub steps: u64,
+    /// Packet transmissions over links (link traffic).
+    pub packet_hops: u64,
+    /// Control-word transmissions over links (prefix computations).
+    pub word_hops: u64,
+    /// Copies of packets made.
+    pub copies: u64,
+    /// Messages delivered into output queues.
+    pub deliveries: u64,
+    /// The largest buffer occupancy any node reached.
+    pub max_buffer: u32,
+    /// Per node (id = x + side·y), the largest buffer occupancy it reached.
+    pub buffer_peaks: Vec<u32>,
+    /// Steps per named phase, in order.
+    pub phases: Vec<(&'static str, u64)>,
+}
+
+/// The machine: a `side × side` mesh routing the packets of one [`MessageSet`].
+pub struct Sim<'a> {
+    set: &'a MessageSet,
+    side: u32,
+    limit: u32,
+    packets: Vec<Packet>,
+    free_ids: Vec<u32>,
+    occupancy: Vec<u32>,
+    delivered: Vec<u8>,
+    run: Run,
+    phase_start: u64,
+    step_limit: u64,
+    // Routing scratch: per node and output direction (+x, −x, +y, −y) a FIFO, and the packets
+    // entering each node (and for each direction) in the current step.
+    queues: Vec<VecDeque<Travel>>,
+    incoming: Vec<u32>,
+    incoming_dir: Vec<u32>,
+    active: Vec<u32>,
+    is_active: Vec<bool>,
+    newly_active: Vec<u32>,
+    moves: Vec<(Travel, u32, u32)>,
+    // Per node x | y << 16.
+    xy: Vec<u32>,
+}
+
+impl<'a> Sim<'a> {
+    /// A machine for `set` with buffers bounded by `capacity`; every message still sits in its
+    /// source's input queue.
+    pub fn new(set: &'a MessageSet, capacity: Capacity) -> Sim<'a> {
+        let n = set.len();
+        Sim {
+            set,
+            side: set.side(),
+            limit: capacity.limit(),
+            packets: Vec::new(),
+            free_ids: Vec::new(),
+            occupancy: vec![0; n],
+            delivered: vec![0; set.deliveries()],
+            run: Run {
+                buffer_peaks: vec![0; n],
+                ..Run::default()
+            },
+            phase_start: 0,
+            step_limit: u64::MAX,
+            queues: vec![VecDeque::new(); 4 * n],
+            incoming: vec![0; n],
+            incoming_dir: vec![0; 4 * n],
+            active: Vec::new(),
+            is_active: vec![false; n],
+            newly_active: Vec::new(),
+            moves: Vec::new(),
+            xy: (0..n as u32)
+                .map(|v| (v % set.side()) | ((v / set.side()) << 16))
+                .collect(),
+        }
+    }
+
+    /// Makes every step beyond `limit` fail with [`SimError::StepLimit`] (the abort of seed 004
+    /// §6).
+    pub fn with_step_limit(mut self, limit: u64) -> Sim<'a> {
+        self.step_limit = limit;
+        self
+    }
+
+    /// The totals so far (also after a failed phase, for the cost of an aborted attempt).
+    pub fn totals(&self) -> &Run {
+        &self.run
+    }
+
+    /// The message set being routed.
+    pub fn set(&self) -> &'a MessageSet {
+        self.set
+    }
+
+    /// Moves every message with at least one destination from its source's input queue into the
+    /// source's buffer as a packet carrying all its destinations (no step: injection is neither a
+    /// transmission nor a copy). Returns the packets in source order.
+    pub fn inject_all(&mut self) -> Result<Vec<PacketId>, SimError> {
+        let mut out = Vec::with_capacity(self.set.len());
+        for msg in 0..self.set.len() as u32 {
+            let slots = self.set.slots(msg);
+            if !slots.is_empty() {
+                out.push(self.add_packet(msg, slots, msg)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The node holding packet `p`.
+    pub fn at(&self, p: PacketId) -> u32 {
+        self.packets[p.0 as usize].at
+    }
+
+    /// The message of packet `p`.
+    pub fn msg(&self, p: PacketId) -> u32 {
+        self.packets[p.0 as usize].msg
+    }
+
+    /// The destination slots packet `p` carries.
+    pub fn slots(&self, p: PacketId) -> Range<u32> {
+        let pk = &self.packets[p.0 as usize];
+        pk.lo..pk.hi
+    }
+
+    /// Rewrites packet `p`'s header to carry only `slots`, which must lie within its message's
+    /// destinations (stripping addresses is O(1) work on the header, no step).
+    pub fn set_slots(&mut self, p: PacketId, slots: Range<u32>) {
+        let pk = &mut self.packets[p.0 as usize];
+        let all = self.set.slots(pk.msg);
+        assert!(
+            all.start <= slots.start && slots.end <= all.end && slots.start <= slots.end,
+            "slots {slots:?} outside message {}'s {all:?}",
+            pk.msg
+        );
+        pk.lo = slots.start;
+        pk.hi = slots.end;
+    }
+
+    /// Removes packet `p` from its node's buffer.
+    pub fn discard(&mut self, p: PacketId) {
+        let at = self.packets[p.0 as usize].at;
+        self.occupancy[at as usize] -= 1;
+        self.free_ids.push(p.0);
+    }
+
+    /// Makes `count` copies of every listed packet at its node, one copy per packet per step (so
+    /// `max count` steps); each copy carries its original's destination slots. Returns the copies
+    /// job after job. A copy that does not fit its node's buffer fails with
+    /// [`SimError::BufferOverflow`].
+    pub fn replicate(&mut self, jobs: &[(PacketId, u32)]) -> Result<Vec<PacketId>, SimError> {
+        let total: usize = jobs.iter().map(|&(_, k)| k as usize).sum();
+        let mut out = vec![PacketId(u32::MAX); total];
+        let mut starts = Vec::with_capacity(jobs.len());
+        let mut acc = 0usize;
+        for &(_, k) in jobs {
+            starts.push(acc);
+            acc += k as usize;
+        }
+        let rounds = jobs.iter().map(|&(_, k)| k).max().unwrap_or(0);
+        for round in 0..rounds {
+            self.tick()?;
+            for (j, &(p, k)) in jobs.iter().enumerate() {
+                if round < k {
+                    let pk = self.packets[p.0 as usize];
+                    out[starts[j] + round as usize] =
+                        self.add_packet(pk.msg, pk.lo..pk.hi, pk.at)?;
+                    self.run.copies += 1;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Charges a schedule of `steps` steps that sends `words` control words over links.
+    pub fn charge_words(&mut self, steps: u64, words: u64) -> Result<(), SimError> {
+        self.run.steps += steps;
+        self.run.word_hops += words;
+        self.check_limit()
+    }
+
+    fn tick(&mut self) -> Result<(), SimError> {
+        self.run.steps += 1;
+        self.check_limit()
+    }
+
+    /// Past the limit, the attempt stops at step limit + 1 (a charged schedule is cut there).
+    fn check_limit(&mut self) -> Result<(), SimError> {
+        if self.run.steps > self.step_limit {
+            self.run.steps = self.step_limit + 1;
+            return Err(SimError::StepLimit(self.step_limit));
+        }
+        Ok(())
+    }
+
+    /// Records the steps since the previous mark as phase `name`.
+    pub fn mark(&mut self, name: &'static str) {
+        self.run
+            .phases
+            .push((name, self.run.steps - self.phase_start));
+        self.phase_start = self.run.steps;
+    }
+
+    /// Routes every `(packet, target)` to its target greedily in dimension order (x, then y), and
+    /// at the same time drains every feed: a feed is a master packet that, one step after another,
+    /// emits a unicast copy to each of its destination slots but the last, to which it travels
+    /// itself. Routed packets do `arrival` at their target; fed packets deliver. Returns when
+    /// every packet has arrived.
+    ///
+    /// Flow control keeps one slot of every node's buffer in reserve for each output direction
+    /// that has no packet waiting; with bounded buffers this makes the routing free of deadlock
+    /// provided every node starts with at most capacity − 4 packets. Otherwise the routing may
+    /// stop with [`SimError::Stalled`].
+    pub fn route(
+        &mut self,
+        packets: &[(PacketId, u32)],
+        feeds: &[PacketId],
+        arrival: Arrival,
+    ) -> Result<(), SimError> {
+        let deliver = arrival == Arrival::Deliver;
+        for &(p, target) in packets {
+            let at = self.packets[p.0 as usize].at;
+            let travel = Travel {
+                packet: p.0,
+                target,
+                deliver,
+            };
+            self.enter(travel, at)?;
+        }
+        self.activate_new();
+        let mut feeding: Vec<u32> = feeds.iter().map(|p| p.0).collect();
+        let mut fresh: Vec<Travel> = Vec::new();
+        while !self.active.is_empty() || !feeding.is_empty() {
+            self.tick()?;
+            let copied = self.feed(&mut feeding, &mut fresh)?;
+            self.activate_new();
+            self.select_moves();
+            if self.moves.is_empty() && copied == 0 {
+                let waiting = self.active.len() + feeding.len();
+                return Err(SimError::Stalled {
+                    step: self.run.steps,
+                    waiting,
+                });
+            }
+            self.apply_moves()?;
+            for t in fresh.drain(..) {
+                let at = self.packets[t.packet as usize].at;
+                self.enter(t, at)?;
+            }
+            self.activate_new();
+        }
+        Ok(())
+    }
+
+    /// Checks that every destination received its message exactly once and that no packet is
+    /// left, and returns the totals.
+    pub fn finish(mut self) -> Result<Run, SimError> {
+        for msg in 0..self.set.len() as u32 {
+            for s in self.set.slots(msg) {
+                if self.delivered[s as usize] == 0 {
+                    let node = self.set.dest(s);
+                    return Err(SimError::Undelivered { msg, node });
+                }
+            }
+        }
+        let left: u64 = self.occupancy.iter().map(|&o| u64::from(o)).sum();
+        if left > 0 {
+            return Err(SimError::Leftover(left));
+        }
+        self.run.max_buffer = self.run.buffer_peaks.iter().copied().max().unwrap_or(0);
+        Ok(self.run)
+    }
+
+    fn add_packet(&mut self, msg: u32, slots: Range<u32>, at: u32) -> Result<PacketId, SimError> {
+        self.occupy(at)?;
+        let pk = Packet {
+            msg,
+            lo: slots.start,
+            hi: slots.end,
+            at,
+        };
+        let id = match self.free_ids.pop() {
+            Some(id) => {
+                self.packets[id as usize] = pk;
+                id
+            }
+            None => {
+                self.packets.push(pk);
+                self.packets.len() as u32 - 1
+            }
+        };
+        Ok(PacketId(id))
+    }
+
+    fn occupy(&mut self, node: u32) -> Result<(), SimError> {
+        let o = &mut self.occupancy[node as usize];
+        if *o >= self.limit {
+            return Err(SimError::BufferOverflow {
+                step: self.run.steps.max(1),
+                node,
+                would_hold: *o + 1,
+                capacity: self.limit,
+            });
+        }
+        *o += 1;
+        let peak = &mut self.run.buffer_peaks[node as usize];
+        *peak = (*peak).max(*o);
+        Ok(())
+    }
+
+    /// Packet `t` (already counted in `at`'s buffer) is at `at`: arrive, or queue for the next
+    /// link.
+    fn enter(&mut self, t: Travel, at: u32) -> Result<(), SimError> {
+        if t.target == at {
+            self.packets[t.packet as usize].at = at;
+            return if t.deliver {
+                self.deliver(t.packet)
+            } else {
+                Ok(())
+            };
+        }
+        let dir = self.direction(at, t.target);
+        self.queues[(at * 4 + dir) as usize].push_back(t);
+        if !self.is_active[at as usize] {
+            self.is_active[at as usize] = true;
+            self.newly_active.push(at);
+        }
+        Ok(())
+    }
+
+    /// Packet `p`, at one of its destinations, hands its message to the output queue and leaves.
+    fn deliver(&mut self, p: u32) -> Result<(), SimError> {
+        let pk = self.packets[p as usize];
+        match self.set.find(pk.lo..pk.hi, pk.at) {
+            Some(slot) => self.record(pk.msg, slot)?,
+            None => {
+                return Err(SimError::NotADestination {
+                    msg: pk.msg,
+                    node: pk.at,
+                })
+            }
+        }
+        self.discard(PacketId(p));
+        Ok(())
+    }
+
+    /// If the node holding packet `p` is one of its destinations, hands it the message (no step:
+    /// as on arrival); the packet stays. For packets that circulate past their destinations.
+    pub fn deliver_here(&mut self, p: PacketId) -> Result<(), SimError> {
+        let pk = self.packets[p.0 as usize];
+        match self.set.find(pk.lo..pk.hi, pk.at) {
+            Some(slot) => self.record(pk.msg, slot),
+            None => Ok(()),
+        }
+    }
+
+    fn record(&mut self, msg: u32, slot: u32) -> Result<(), SimError> {
+        let node = self.set.dest(slot);
+        if self.delivered[slot as usize] > 0 {
+            return Err(SimError::DeliveredTwice { msg, node });
+        }
+        self.delivered[slot as usize] = 1;
+        self.run.deliveries += 1;
+        Ok(())
+    }
+
+    /// Drops the nodes whose queues emptied from the active list and adds the newly active ones.
+    fn activate_new(&mut self) {
+        let mut kept = 0;
+        for i in 0..self.active.len() {
+            let u = self.active[i];
+            if self.has_queue(u) {
+                self.active[kept] = u;
+                kept += 1;
+            } else {
+                self.is_active[u as usize] = false;
+            }
+        }
+        self.active.truncate(kept);
+        self.active.append(&mut self.newly_active);
+    }
+
+    fn has_queue(&self, u: u32) -> bool {
+        (0..4).any(|d| !self.queues[(u * 4 + d) as usize].is_empty())
+    }
+
+    /// One copy (or the master's own departure) per feed whose node has room; returns how many.
+    fn feed(&mut self, feeding: &mut Vec<u32>, fresh: &mut Vec<Travel>) -> Result<u64, SimError> {
+        let mut made = 0;
+        let mut kept = 0;
+        for i in 0..feeding.len() {
+            let m = feeding[i];
+            let pk = self.packets[m as usize];
+            let first = Travel {
+                packet: m,
+                target: self.set.dest(pk.lo),
+                deliver: true,
+            };
+            if pk.hi - pk.lo == 1 {
+                // Releasing the master is no copy: it may cross its first link this very step.
+                self.enter(first, pk.at)?;
+                made += 1;
+                continue;
+            }
+            let class = self.direction(pk.at, first.target);
+            if self.admits(pk.at, Some(class)) {
+                let c = self.add_packet(pk.msg, pk.lo..pk.lo + 1, pk.at)?;
+                self.packets[m as usize].lo += 1;
+                self.run.copies += 1;
+                fresh.push(Travel {
+                    packet: c.0,
+                    ..first
+                });
+                made += 1;
+            }
+            feeding[kept] = m;
+            kept += 1;
+        }
+        feeding.truncate(kept);
+        Ok(made)
+    }
+
+    /// Picks the head of every non-empty output queue whose packet the neighbour can take.
+    fn select_moves(&mut self) {
+        for i in 0..self.active.len() {
+            let u = self.active[i];
+            for d in 0..4u32 {
+                let q = (u * 4 + d) as usize;
+                let Some(&t) = self.queues[q].front() else {
+                    continue;
+                };
+                let v = self.neighbor(u, d);
+                let delivers = t.deliver && t.target == v;
+                if !delivers && self.limit != u32::MAX {
+                    let class = (t.target != v).then(|| self.direction(v, t.target));
+                    if !self.admits(v, class) {
+                        continue;
+                    }
+                    self.incoming[v as usize] += 1;
+                    if let Some(k) = class {
+                        self.incoming_dir[(v * 4 + k) as usize] += 1;
+                    }
+                }
+                self.queues[q].pop_front();
+                self.moves.push((t, u, v));
+            }
+        }
+    }
+
+    fn apply_moves(&mut self) -> Result<(), SimError> {
+        // Every departure first, so that occupancies are those of the end of the step.
+        for &(t, u, v) in &self.moves {
+            self.occupancy[u as usize] -= 1;
+            if !(t.deliver && t.target == v) {
+                self.occupancy[v as usize] += 1;
+            }
+            self.incoming[v as usize] = 0;
+            self.incoming_dir[v as usize * 4..v as usize * 4 + 4].fill(0);
+        }
+        self.run.packet_hops += self.moves.len() as u64;
+        let moves = std::mem::take(&mut self.moves);
+        for &(t, _, v) in &moves {
+            if t.deliver && t.target == v {
+                // Straight into the output queue: it never holds a buffer slot.
+                self.occupancy[v as usize] += 1;
+            } else {
+                let peak = &mut self.run.buffer_peaks[v as usize];
+                *peak = (*peak).max(self.occupancy[v as usize]);
+            }
+            self.enter(t, v)?;
+        }
+        self.moves = moves;
+        self.moves.clear();
+        Ok(())
+    }
+
+    /// Whether node `v` may take one more packet that will queue for direction `class` (`None`:
+    /// that will stay). Every output direction without a queued packet keeps one slot in
+    /// reserve, so `occupancy + empty directions ≤ capacity` holds at every node: a packet can
+    /// always enter a node where no packet waits for its direction, and as the packets of one
+    /// direction class move monotonically (x up, x down, y up, y down), every chain of waiting
+    /// packets ends at one that moves — no deadlock, once every node starts a routing phase with
+    /// at most capacity − 4 packets.
+    fn admits(&self, v: u32, class: Option<u32>) -> bool {
+        let base = v as usize * 4;
+        let reserved = (0..4u32)
+            .filter(|&d| Some(d) != class)
+            .filter(|&d| {
+                self.queues[base + d as usize].is_empty()
+                    && self.incoming_dir[base + d as usize] == 0
+            })
+            .count() as u32;
+        let total = self.occupancy[v as usize] + self.incoming[v as usize];
+        total + 1 + reserved <= self.limit
+    }
+
+    fn direction(&self, from: u32, to: u32) -> u32 {
+        // Coordinates from a table: two divisions per call cost more than the lookups.
+        let (f, t) = (self.xy[from as usize], self.xy[to as usize]);
+        let (fx, fy, tx, ty) = (f & 0xffff, f >> 16, t & 0xffff, t >> 16);
+        if tx > fx {
+            0
+        } else if tx < fx {
+            1
+        } else if ty > fy {
+            2
+        } else {
+            3
+        }
+    }
+
+    fn neighbor(&self, u: u32, dir: u32) -> u32 {
+        match dir {
+            0 => u + 1,
+            1 => u - 1,
+            2 => u + self.side,
+            _ => u - self.side,
+        }
+    }
+}

@@ -1,0 +1,513 @@
+//! The randomized constant-buffer algorithm of seed 004 §4 (Theorem 3): O(√(cn)) steps with high
+//! probability for any `mcast(n, d, c)` set with d ≤ c, with buffers of O(1) packets (O(r)).
+//!
+//! Phases i = 0 … K, K = ⌊log₁₆⌈c log²n / n⌉⌋ (the paper omits the floor); in phase i the mesh is
+//! tessellated into cᵢ-tiles (cᵢ = c/16ⁱ), numbered along a Hamiltonian cycle of the tiles, and
+//! every tile into blocks. Phase i:
+//! 1. every packet still carrying unvisited destinations joins a random tentative group; ranks
+//!    (pipelined prefix computations over the group indices) cut each tentative group into
+//!    segments of one tile's size, segments j and j + cᵢ form group Gⱼ, and Gⱼ is routed to tile
+//!    Tⱼ, at most two packets per node;
+//! 2. cᵢ times, in every tile in parallel: (a) r instances of the t-migration primitive with one
+//!    tile per block: every block selects up to one block's size of the tile's packets that still
+//!    have destinations in it (never one selected for it before); each selected packet's copies
+//!    are spread over a segment of the tile's snake (one copy routed to the segment head, then a
+//!    segmented broadcast along the snake) and routed to distinct nodes of their blocks; (b) the
+//!    copies circulate along a Hamiltonian cycle of their block, delivering at every destination
+//!    they pass; (c) the copies are discarded and the masters shift to the same place in the
+//!    next tile of the cycle;
+//! 3. in the last phase, step 2 repeats while deliveries remain.
+//!
+//! When c > n/16 every packet simply tours a Hamiltonian cycle of the mesh, as §4 says.
+//!
+//! A packet selected for a block marks that block's destinations visited in its header (the
+//! circulation is sure to reach them), which is how it later knows its unvisited destinations.
+//!
+//! Our choices: tiles are the 4^⌈log₄ cᵢ⌉ quadtree cells (≥ cᵢ tiles, as in [`super::theorem2`]);
+//! blocks are the largest power-of-two squares of side β with β² ≤ tile side (the paper's
+//! b = √(n/c) blocks of b nodes is a square only when n/c is a fourth power; ours has between b and
+//! 2b blocks of b/2 to b nodes); the side must be a power of two; r is a parameter (the paper's
+//! proof fixes r ≥ 150, which only tightens its probability bound; buffers grow with r); ranks are
+//! prefix computations charged by their schedule ([`super::prefix`]), every packet and copy
+//! movement is simulated.
+
+use rand::rngs::ChaCha8Rng;
+use rand::RngExt;
+
+use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
+use super::msets::{quad_key, MessageSet};
+use super::{lemma1, prefix, SimError};
+use crate::error::InputError;
+use crate::experiment::workload::seeded;
+
+/// The parameters of the randomized algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Randomized {
+    /// r: migration instances per tile visit (the paper's proof: r ≥ 150).
+    pub r: u32,
+    /// Seed of the random groups (ChaCha8Rng).
+    pub seed: u64,
+}
+
+impl Default for Randomized {
+    fn default() -> Randomized {
+        Randomized { r: 2, seed: 1 }
+    }
+}
+
+/// Routes `set` (after Lemma 1 when d > c) by the randomized algorithm of §4.
+pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result<Run, SimError> {
+    let side = set.side();
+    let c = set.congestion().max(1);
+    check(side, params)?;
+    let mut sim = Sim::new(set, capacity);
+    let packets = sim.inject_all()?;
+    let sets = if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
+        [packets, Vec::new()]
+    } else {
+        let reduced = lemma1::reduce(&mut sim, packets, c)?;
+        sim.mark("lemma 1 reduction");
+        reduced
+    };
+    let mut rng = seeded(params.seed);
+    let mut visited = vec![false; set.deliveries()];
+    let everywhere = u64::from(c) * 16 > u64::from(side) * u64::from(side);
+    for masters in sets {
+        let mut router = Router::new(&mut sim, &mut visited, params.r);
+        if everywhere {
+            router.tour(&masters)?;
+        } else if !masters.is_empty() {
+            router.run(masters, c, &mut rng)?;
+        }
+    }
+    sim.finish()
+}
+
+fn check(side: u32, params: Randomized) -> Result<(), SimError> {
+    let bad = |name, value: String, allowed| {
+        Err(SimError::Input(InputError::Setting {
+            name,
+            value,
+            allowed,
+        }))
+    };
+    if !side.is_power_of_two() {
+        return bad("side", side.to_string(), "a power of two for randomized");
+    }
+    if params.r == 0 {
+        return bad("r", "0".to_string(), "at least 1");
+    }
+    Ok(())
+}
+
+/// The tessellation of one phase: a g × g grid of tiles of side `tile`, blocks of side `beta`.
+#[derive(Clone, Copy, Debug)]
+struct Tiling {
+    side: u32,
+    g: u32,
+    tile: u32,
+    beta: u32,
+}
+
+impl Tiling {
+    fn new(side: u32, ci: u32) -> Tiling {
+        let mut g = 1;
+        while g * g < ci {
+            g *= 2;
+        }
+        let tile = side / g;
+        let mut beta = 1;
+        while (2 * beta) * (2 * beta) <= tile {
+            beta *= 2;
+        }
+        Tiling {
+            side,
+            g,
+            tile,
+            beta,
+        }
+    }
+
+    fn tiles(self) -> u32 {
+        self.g * self.g
+    }
+
+    /// The tile (row-major over the tile grid) of `node`.
+    fn tile_of(self, node: u32) -> u32 {
+        let (x, y) = (node % self.side, node / self.side);
+        (y / self.tile) * self.g + x / self.tile
+    }
+
+    /// The node at local position (lx, ly) of tile `t`.
+    fn node(self, t: u32, lx: u32, ly: u32) -> u32 {
+        let (tx, ty) = (t % self.g * self.tile, t / self.g * self.tile);
+        (ty + ly) * self.side + tx + lx
+    }
+
+    /// The quadtree prefix of `node` at block level: blocks are contiguous in quadtree order.
+    fn block_key(self, node: u32) -> u64 {
+        let finer = (self.side / self.beta).trailing_zeros() as u64;
+        let all = u64::from(self.side.trailing_zeros());
+        quad_key(self.side, node) >> (2 * (all - finer))
+    }
+}
+
+/// A Hamiltonian cycle of an s × s grid (s = 1 or even), as local coordinates: row 0 left to
+/// right, a snake over columns 1 … s − 1 of the other rows, back up column 0.
+fn grid_cycle(s: u32) -> Vec<(u32, u32)> {
+    let mut cycle: Vec<(u32, u32)> = (0..s).map(|x| (x, 0)).collect();
+    for y in 1..s {
+        if (y - 1) % 2 == 0 {
+            cycle.extend((1..s).rev().map(|x| (x, y)));
+        } else {
+            cycle.extend((1..s).map(|x| (x, y)));
+        }
+    }
+    cycle.extend((1..s).rev().map(|y| (0, y)));
+    cycle
+}
+
+/// Position `q` of the snake through an s × s tile, as local coordinates.
+fn snake(s: u32, q: u32) -> (u32, u32) {
+    let (y, i) = (q / s, q % s);
+    (if y % 2 == 0 { i } else { s - 1 - i }, y)
+}
+
+struct Router<'s, 'a> {
+    sim: &'s mut Sim<'a>,
+    visited: &'s mut [bool],
+    r: u32,
+}
+
+/// One selection of a t-migration instance: the node of the block its copy goes to and the
+/// master's destination slots in the block.
+#[derive(Clone, Copy)]
+struct Selection {
+    block_node: u32,
+    lo: u32,
+    hi: u32,
+}
+
+impl<'s, 'a> Router<'s, 'a> {
+    fn new(sim: &'s mut Sim<'a>, visited: &'s mut [bool], r: u32) -> Router<'s, 'a> {
+        Router { sim, visited, r }
+    }
+
+    fn run(
+        &mut self,
+        mut masters: Vec<PacketId>,
+        c: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(), SimError> {
+        let side = self.sim.set().side();
+        let n = u64::from(side) * u64::from(side);
+        let log_n = u64::from(n.ilog2());
+        let mut k = 0;
+        let ratio = (u64::from(c) * log_n * log_n).div_ceil(n);
+        while 16u64.pow(k + 1) <= ratio {
+            k += 1;
+        }
+        for phase in 0..=k {
+            let tiling = Tiling::new(side, (c / 16u32.pow(phase)).max(1));
+            masters = self.drop_finished(masters);
+            masters = self.form_groups(masters, tiling, rng)?;
+            self.sim.mark("1 groups to tiles");
+            loop {
+                self.pass(&masters, tiling)?;
+                masters = self.drop_finished(masters);
+                if phase < k || masters.is_empty() {
+                    break;
+                }
+            }
+        }
+        for p in masters {
+            self.sim.discard(p);
+        }
+        Ok(())
+    }
+
+    /// For c > n/16 (§4's first paragraph): every packet tours a Hamiltonian cycle of the whole
+    /// mesh, delivering as it passes — n − 1 shifts, O(√(cn)) since c > n/16.
+    fn tour(&mut self, masters: &[PacketId]) -> Result<(), SimError> {
+        let side = self.sim.set().side();
+        let cycle = grid_cycle(side);
+        let mut next = vec![0u32; cycle.len()];
+        for (i, &(x, y)) in cycle.iter().enumerate() {
+            let (nx, ny) = cycle[(i + 1) % cycle.len()];
+            next[(y * side + x) as usize] = ny * side + nx;
+        }
+        for hop in 0..cycle.len() {
+            for &p in masters {
+                self.sim.deliver_here(p)?;
+            }
+            if hop + 1 < cycle.len() {
+                let moves: Vec<(PacketId, u32)> = masters
+                    .iter()
+                    .map(|&p| (p, next[self.sim.at(p) as usize]))
+                    .collect();
+                self.sim.route(&moves, &[], Arrival::Hold)?;
+            }
+        }
+        self.sim.mark("tour of the mesh");
+        for &p in masters {
+            self.sim.discard(p);
+        }
+        Ok(())
+    }
+
+    /// Discards the masters whose destinations have all been visited.
+    fn drop_finished(&mut self, masters: Vec<PacketId>) -> Vec<PacketId> {
+        let mut alive = Vec::with_capacity(masters.len());
+        for p in masters {
+            if self.sim.slots(p).any(|s| !self.visited[s as usize]) {
+                alive.push(p);
+            } else {
+                self.sim.discard(p);
+            }
+        }
+        alive
+    }
+
+    /// Step 1: random tentative groups, segments of one tile's size, groups of two segments, each
+    /// group routed to its tile at most two packets per node.
+    fn form_groups(
+        &mut self,
+        mut masters: Vec<PacketId>,
+        tiling: Tiling,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Vec<PacketId>, SimError> {
+        let groups = tiling.tiles();
+        let tile_nodes = tiling.tile * tiling.tile;
+        masters.sort_by_key(|&p| self.sim.at(p));
+        let tentative: Vec<u32> = masters
+            .iter()
+            .map(|_| rng.random_range(0..groups))
+            .collect();
+        let mut size = vec![0u32; groups as usize];
+        let ranks: Vec<u32> = tentative
+            .iter()
+            .map(|&t| {
+                size[t as usize] += 1;
+                size[t as usize] - 1
+            })
+            .collect();
+        let mut first_segment = vec![0u32; groups as usize];
+        let mut acc = 0;
+        for (t, &s) in size.iter().enumerate() {
+            first_segment[t] = acc;
+            acc += s.div_ceil(tile_nodes);
+        }
+        prefix::charge(self.sim, tiling.side, 1, u64::from(groups))?;
+        let group: Vec<u32> = tentative
+            .iter()
+            .zip(&ranks)
+            .map(|(&t, &r)| (first_segment[t as usize] + r / tile_nodes) % groups)
+            .collect();
+        let mut filled = vec![0u32; groups as usize];
+        let mut moves = Vec::with_capacity(masters.len());
+        for (&p, &g) in masters.iter().zip(&group) {
+            let k = filled[g as usize] % tile_nodes;
+            filled[g as usize] += 1;
+            moves.push((p, tiling.node(g, k % tiling.tile, k / tiling.tile)));
+        }
+        prefix::charge(self.sim, tiling.side, 1, u64::from(groups))?;
+        self.sim.route(&moves, &[], Arrival::Hold)?;
+        Ok(masters)
+    }
+
+    /// Step 2: every group visits every tile once.
+    fn pass(&mut self, masters: &[PacketId], tiling: Tiling) -> Result<(), SimError> {
+        let tile_cycle = grid_cycle(tiling.g);
+        let mut next_tile = vec![0u32; tiling.tiles() as usize];
+        for (i, &(x, y)) in tile_cycle.iter().enumerate() {
+            let (nx, ny) = tile_cycle[(i + 1) % tile_cycle.len()];
+            next_tile[(y * tiling.g + x) as usize] = ny * tiling.g + nx;
+        }
+        for _ in 0..tiling.tiles() {
+            let mut copies = Vec::new();
+            for _ in 0..self.r {
+                copies.extend(self.migrate(masters, tiling)?);
+            }
+            self.sim.mark("2a migrate");
+            self.circulate(&copies, tiling)?;
+            self.sim.mark("2b circulate");
+            for &p in &copies {
+                self.sim.discard(p);
+            }
+            if tiling.tiles() > 1 {
+                let moves: Vec<(PacketId, u32)> = masters
+                    .iter()
+                    .map(|&p| {
+                        let at = self.sim.at(p);
+                        let t = tiling.tile_of(at);
+                        let (lx, ly) = (
+                            at % tiling.side % tiling.tile,
+                            at / tiling.side % tiling.tile,
+                        );
+                        (p, tiling.node(next_tile[t as usize], lx, ly))
+                    })
+                    .collect();
+                self.sim.route(&moves, &[], Arrival::Hold)?;
+            }
+            self.sim.mark("2c shift");
+        }
+        Ok(())
+    }
+
+    /// One t-migration instance in every tile: selections, copies spread over snake segments by a
+    /// segmented broadcast, and routed to distinct nodes of their blocks. Returns the copies.
+    fn migrate(&mut self, masters: &[PacketId], tiling: Tiling) -> Result<Vec<PacketId>, SimError> {
+        let selections = self.select(masters, tiling);
+        let blocks_per_tile = u64::from((tiling.tile / tiling.beta).pow(2));
+        prefix::charge(
+            self.sim,
+            tiling.tile,
+            u64::from(tiling.tiles()),
+            blocks_per_tile,
+        )?;
+        // Segment offsets along each tile's snake: one more prefix computation.
+        prefix::charge(self.sim, tiling.tile, u64::from(tiling.tiles()), 1)?;
+        let mut offset = vec![0u32; tiling.tiles() as usize];
+        let mut heads = Vec::new();
+        let mut starts = Vec::new();
+        for (j, (p, sel)) in selections.iter().enumerate() {
+            if sel.is_empty() {
+                continue;
+            }
+            let t = tiling.tile_of(self.sim.at(*p));
+            starts.push((j, t, offset[t as usize]));
+            offset[t as usize] += sel.len() as u32;
+            heads.push((*p, 1));
+        }
+        let firsts = self.sim.replicate(&heads)?;
+        let snake_node = |t: u32, q: u32| {
+            let (lx, ly) = snake(tiling.tile, q);
+            tiling.node(t, lx, ly)
+        };
+        let moves: Vec<(PacketId, u32)> = firsts
+            .iter()
+            .zip(&starts)
+            .map(|(&c, &(_, t, o))| (c, snake_node(t, o)))
+            .collect();
+        self.sim.route(&moves, &[], Arrival::Hold)?;
+        // Segmented broadcast: the last copy of every unfinished segment copies itself onwards.
+        let mut segments: Vec<Vec<PacketId>> = firsts.iter().map(|&c| vec![c]).collect();
+        let longest = starts
+            .iter()
+            .map(|&(j, _, _)| selections[j].1.len())
+            .max()
+            .unwrap_or(0);
+        for k in 1..longest {
+            let open: Vec<usize> = (0..segments.len())
+                .filter(|&i| selections[starts[i].0].1.len() > k)
+                .collect();
+            let jobs: Vec<(PacketId, u32)> = open
+                .iter()
+                .map(|&i| (*segments[i].last().unwrap(), 1))
+                .collect();
+            let made = self.sim.replicate(&jobs)?;
+            let moves: Vec<(PacketId, u32)> = open
+                .iter()
+                .zip(&made)
+                .map(|(&i, &c)| (c, snake_node(starts[i].1, starts[i].2 + k as u32)))
+                .collect();
+            self.sim.route(&moves, &[], Arrival::Hold)?;
+            for (&i, &c) in open.iter().zip(&made) {
+                segments[i].push(c);
+            }
+        }
+        let mut moves = Vec::new();
+        let mut out = Vec::new();
+        for (i, segment) in segments.iter().enumerate() {
+            for (&c, sel) in segment.iter().zip(&selections[starts[i].0].1) {
+                self.sim.set_slots(c, sel.lo..sel.hi);
+                moves.push((c, sel.block_node));
+                out.push(c);
+            }
+        }
+        self.sim.route(&moves, &[], Arrival::Hold)?;
+        Ok(out)
+    }
+
+    /// Every block of every tile selects, in node order, up to one block's size of masters that
+    /// still have destinations in it; the selected destinations are marked visited. The copy of
+    /// rank k goes to the k-th node of the block's Hamiltonian cycle.
+    fn select(&mut self, masters: &[PacketId], tiling: Tiling) -> Vec<(PacketId, Vec<Selection>)> {
+        let set = self.sim.set();
+        let cycle = grid_cycle(tiling.beta);
+        let per_block = tiling.beta * tiling.beta;
+        let blocks_per_row = tiling.side / tiling.beta;
+        let mut taken = vec![0u32; (blocks_per_row * blocks_per_row) as usize];
+        let mut order: Vec<PacketId> = masters.to_vec();
+        order.sort_by_key(|&p| self.sim.at(p));
+        let mut out = Vec::with_capacity(order.len());
+        for p in order {
+            let tile = tiling.tile_of(self.sim.at(p));
+            let mut chosen = Vec::new();
+            let range = self.sim.slots(p);
+            let mut s = range.start;
+            while s < range.end {
+                let dest = set.dest(s);
+                let key = tiling.block_key(dest);
+                let mut e = s + 1;
+                while e < range.end && tiling.block_key(set.dest(e)) == key {
+                    e += 1;
+                }
+                let (bx, by) = (
+                    dest % tiling.side / tiling.beta,
+                    dest / tiling.side / tiling.beta,
+                );
+                let block = (by * blocks_per_row + bx) as usize;
+                if tiling.tile_of(dest) == tile
+                    && !self.visited[s as usize]
+                    && taken[block] < per_block
+                {
+                    let (cx, cy) = cycle[taken[block] as usize];
+                    taken[block] += 1;
+                    let block_node = (by * tiling.beta + cy) * tiling.side + bx * tiling.beta + cx;
+                    self.visited[s as usize..e as usize].fill(true);
+                    chosen.push(Selection {
+                        block_node,
+                        lo: s,
+                        hi: e,
+                    });
+                }
+                s = e;
+            }
+            out.push((p, chosen));
+        }
+        out
+    }
+
+    /// Step 2b: every copy walks once round its block's Hamiltonian cycle, delivering where it is
+    /// a destination.
+    fn circulate(&mut self, copies: &[PacketId], tiling: Tiling) -> Result<(), SimError> {
+        let cycle = grid_cycle(tiling.beta);
+        let side = tiling.side;
+        let local = |node: u32| (node % side % tiling.beta, node / side % tiling.beta);
+        let mut index = vec![0usize; (tiling.beta * tiling.beta) as usize];
+        for (i, &(x, y)) in cycle.iter().enumerate() {
+            index[(y * tiling.beta + x) as usize] = i;
+        }
+        for hop in 0..cycle.len() {
+            for &p in copies {
+                self.sim.deliver_here(p)?;
+            }
+            if hop + 1 == cycle.len() {
+                break;
+            }
+            let moves: Vec<(PacketId, u32)> = copies
+                .iter()
+                .map(|&p| {
+                    let at = self.sim.at(p);
+                    let (lx, ly) = local(at);
+                    let (nx, ny) =
+                        cycle[(index[(ly * tiling.beta + lx) as usize] + 1) % cycle.len()];
+                    (p, at - ly * side - lx + ny * side + nx)
+                })
+                .collect();
+            self.sim.route(&moves, &[], Arrival::Hold)?;
+        }
+        Ok(())
+    }
+}

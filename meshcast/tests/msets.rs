@@ -1,0 +1,323 @@
+//! Seed 004: the store-and-forward simulator and the algorithms that route mcast(n, d, c)
+//! message sets on it. Every run goes through `Sim::finish`, which fails unless every
+//! destination got its message exactly once and no packet is left over.
+
+use meshcast::sim::saf::engine::Run;
+use meshcast::sim::saf::{
+    lemma1, msets, naive, randomized, report, theorem2, unknown, Capacity, MessageSet, Sim,
+    SimError,
+};
+
+fn check_buffers(run: &Run, capacity: Capacity) {
+    if let Capacity::Packets(b) = capacity {
+        assert!(
+            run.max_buffer <= b,
+            "peak {} over bound {b}",
+            run.max_buffer
+        );
+    }
+    assert_eq!(run.max_buffer, *run.buffer_peaks.iter().max().unwrap());
+}
+
+/// The algorithms that handle a `side × side` mesh (randomized needs a power of two).
+fn runnable(side: u32) -> Vec<report::Algorithm> {
+    let all = report::Algorithm::ALL.into_iter();
+    all.filter(|&a| a != report::Algorithm::Randomized || side.is_power_of_two())
+        .collect()
+}
+
+#[test]
+fn random_sets_have_exact_degree_and_congestion() {
+    for (side, d, c) in [(8, 1, 1), (8, 3, 5), (16, 8, 8), (16, 12, 4), (5, 2, 7)] {
+        let set = msets::random(side, d, c, 11).unwrap();
+        assert_eq!(set.degree(), d, "{side} {d} {c}");
+        assert_eq!(set.congestion(), c, "{side} {d} {c}");
+    }
+}
+
+#[test]
+fn naive_delivers_everything_once() {
+    for (side, d, c) in [(4, 1, 1), (8, 3, 5), (16, 8, 8), (9, 4, 2)] {
+        let set = msets::random(side, d, c, 3).unwrap();
+        for capacity in [
+            Capacity::Unbounded,
+            Capacity::Packets(5),
+            Capacity::Packets(8),
+        ] {
+            let run = naive::route(&set, capacity).unwrap();
+            assert_eq!(run.deliveries as usize, set.deliveries());
+            assert_eq!(run.copies as usize, set.deliveries() - set.len_with_dests());
+            check_buffers(&run, capacity);
+        }
+    }
+}
+
+#[test]
+fn bounded_naive_needs_five_slots() {
+    let set = msets::random(8, 3, 3, 1).unwrap();
+    let err = naive::route(&set, Capacity::Packets(4)).unwrap_err();
+    assert!(matches!(err, SimError::CapacityTooSmall { least: 5, .. }));
+    // Tighter buffers cost time but lose nothing.
+    let tight = naive::route(&set, Capacity::Packets(5)).unwrap();
+    let free = naive::route(&set, Capacity::Unbounded).unwrap();
+    assert!(tight.steps >= free.steps);
+}
+
+#[test]
+fn a_copy_into_a_full_buffer_is_refused() {
+    let set = MessageSet::new(2, &[vec![1, 2, 3], vec![], vec![], vec![]]).unwrap();
+    let mut sim = Sim::new(&set, Capacity::Packets(2));
+    let p = sim.inject_all().unwrap();
+    let err = sim.replicate(&[(p[0], 2)]).unwrap_err();
+    let want = SimError::BufferOverflow {
+        step: 2,
+        node: 0,
+        would_hold: 3,
+        capacity: 2,
+    };
+    assert_eq!(err, want);
+}
+
+#[test]
+fn naive_counts_steps_hops_and_copies() {
+    let set = MessageSet::new(2, &[vec![1], vec![], vec![], vec![]]).unwrap();
+    let run = naive::route(&set, Capacity::Packets(5)).unwrap();
+    assert_eq!((run.steps, run.packet_hops, run.copies), (1, 1, 0));
+    // Destinations 1 = (1,0), 2 = (0,1), 3 = (1,1), in quadtree order. Step 1: the copy for 1
+    // is made. Step 2: it crosses to 1 while the copy for 2 is made (node 0 holds master and two
+    // copies during that step). Step 3: that copy crosses to 2 and the released master crosses to
+    // 1 (x first). Step 4: the master crosses to 3.
+    let set = MessageSet::new(2, &[vec![1, 2, 3], vec![], vec![], vec![]]).unwrap();
+    let run = naive::route(&set, Capacity::Unbounded).unwrap();
+    assert_eq!((run.steps, run.copies, run.packet_hops), (4, 2, 4));
+    assert_eq!(run.deliveries, 3);
+    assert_eq!(run.buffer_peaks, [3, 1, 0, 0]);
+}
+
+#[test]
+fn the_theorem1_instance_takes_at_least_its_bound() {
+    for (side, c) in [(8, 1), (8, 4), (16, 2), (16, 8), (12, 3), (32, 16)] {
+        let (set, bound) = msets::theorem1(side, c).unwrap();
+        assert_eq!(set.congestion(), c);
+        assert_eq!(set.degree(), 1);
+        let a = u64::from(bound.side_a);
+        assert!(2 * u64::from(c) * a * a <= u64::from(side * side));
+        for algo in runnable(side) {
+            let run = algo.run(&set, &report::Options::default()).unwrap();
+            assert_eq!(run.deliveries as usize, set.deliveries());
+            let (name, steps) = (algo.name(), run.steps);
+            assert!(
+                steps >= bound.steps,
+                "{name} {side} {c}: {steps} < {bound:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn theorem2_delivers_everything_once_with_order_c_buffers() {
+    for (side, d, c) in [
+        (8, 1, 1),
+        (8, 3, 4),
+        (16, 4, 4),
+        (16, 8, 16),
+        (16, 5, 7),
+        (12, 2, 4),
+    ] {
+        let set = msets::random(side, d, c, 5).unwrap();
+        let run = theorem2::route(&set, Capacity::Unbounded).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        // Step 1 leaves 4^L ≤ 4c packets per node; the paper's bound is Θ(c).
+        assert!(
+            run.max_buffer <= 8 * c + 8,
+            "{side} {d} {c}: {}",
+            run.max_buffer
+        );
+        assert_eq!(run.phases.len(), 6);
+    }
+}
+
+#[test]
+fn theorem2_refuses_what_it_does_not_handle() {
+    let set = msets::random(8, 5, 3, 1).unwrap();
+    assert!(matches!(
+        theorem2::route(&set, Capacity::Unbounded),
+        Err(SimError::Input(_))
+    ));
+    let set = msets::random(6, 2, 16, 1).unwrap();
+    assert!(matches!(
+        theorem2::route(&set, Capacity::Unbounded),
+        Err(SimError::Input(_))
+    ));
+}
+
+#[test]
+fn lemma1_reduces_high_degree_sets_and_delivers_once() {
+    for (side, d, c) in [(8, 6, 2), (16, 12, 4), (16, 40, 16), (16, 3, 3)] {
+        let set = msets::random(side, d, c, 9).unwrap();
+        let run = lemma1::route(&set, Capacity::Unbounded).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        assert_eq!(run.phases[0].0 == "lemma 1 reduction", d > c);
+    }
+    for side in [4, 5, 16] {
+        let n = side * side;
+        let positions: Vec<u32> = (0..n).map(|v| lemma1::snake_position(side, v)).collect();
+        for (v, &p) in positions.iter().enumerate() {
+            assert_eq!(lemma1::snake_node(side, p), v as u32);
+        }
+        // Consecutive snake positions are neighbours.
+        for p in 1..n {
+            let (a, b) = (lemma1::snake_node(side, p - 1), lemma1::snake_node(side, p));
+            assert_eq!(msets::manhattan(side, a, b), 1);
+        }
+    }
+}
+
+#[test]
+fn lemma1_sets_hold_one_packet_per_node_with_at_most_c_destinations() {
+    let (side, c) = (16, 4);
+    let set = msets::random(side, 30, c, 2).unwrap();
+    let mut sim = Sim::new(&set, Capacity::Unbounded);
+    let packets = sim.inject_all().unwrap();
+    let sets = lemma1::reduce(&mut sim, packets, c).unwrap();
+    let mut carried = 0;
+    for reduced in &sets {
+        let mut nodes: Vec<u32> = reduced.iter().map(|&p| sim.at(p)).collect();
+        nodes.sort();
+        nodes.dedup();
+        assert_eq!(nodes.len(), reduced.len());
+        for &p in reduced {
+            assert!(sim.slots(p).len() <= c as usize);
+            carried += sim.slots(p).len();
+        }
+    }
+    assert_eq!(carried, set.deliveries());
+}
+
+/// Steps of `algo` on random sets with d = c over `sides` and `cs`, against √(cn).
+fn growth(algo: report::Algorithm, sides: &[u32], cs: &[u32]) -> f64 {
+    let mut points = Vec::new();
+    for &side in sides {
+        for &c in cs {
+            let instance = report::Instance::Random { d: c, c };
+            let options = report::Options::default();
+            let row = report::measure(algo, instance, side, 1, &options).unwrap();
+            points.push((((c * side * side) as f64).sqrt(), row.steps as f64));
+        }
+    }
+    report::fit_exponent(&points).unwrap()
+}
+
+#[test]
+fn theorem2_grows_as_sqrt_cn_on_small_meshes() {
+    let e = growth(report::Algorithm::Theorem2, &[8, 16, 32], &[4, 16]);
+    assert!((0.7..1.2).contains(&e), "exponent {e}");
+}
+
+#[test]
+#[ignore = "minutes in debug builds: run with --release -- --ignored"]
+fn theorem2_grows_as_sqrt_cn_up_to_128() {
+    let e = growth(
+        report::Algorithm::Theorem2,
+        &[16, 32, 64, 128],
+        &[4, 16, 64],
+    );
+    assert!((0.85..1.15).contains(&e), "exponent {e}");
+}
+
+#[test]
+fn guessing_the_congestion_doubles_until_an_attempt_completes() {
+    // τ = 1 is below Theorem 2's constant, so the first guess must abort.
+    let tight = unknown::Guessing {
+        time_factor: 1.0,
+        ..unknown::Guessing::default()
+    };
+    for (side, d, c) in [(16, 2, 16), (8, 6, 2), (16, 1, 32)] {
+        let set = msets::random(side, d, c, 4).unwrap();
+        let (run, attempts) = unknown::route(&set, tight).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        assert!(attempts.len() >= 2, "{side} {d} {c}: {attempts:?}");
+        let last = attempts.last().unwrap();
+        assert!(last.aborted.is_none());
+        assert!(attempts[..attempts.len() - 1]
+            .iter()
+            .all(|a| a.aborted.is_some()));
+        for w in attempts.windows(2) {
+            assert_eq!(w[1].guess, (2 * w[0].guess).min(w[1].guess));
+        }
+        let total: u64 = attempts.iter().map(|a| a.steps).sum();
+        assert_eq!(run.steps, total);
+        let (run, _) = unknown::route(&set, unknown::Guessing::default()).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+    }
+}
+
+#[test]
+fn naive_is_not_optimal_on_the_bisection_set() {
+    for (side, d) in [(8, 4), (16, 16), (16, 32)] {
+        let set = msets::bisection(side, d).unwrap();
+        assert_eq!((set.degree(), set.congestion()), (d, d));
+        let naive = naive::route(&set, Capacity::Unbounded).unwrap();
+        assert!(naive.steps >= msets::bisection_bound(side, d));
+        let theorem2 = theorem2::route(&set, Capacity::Unbounded).unwrap();
+        assert_eq!(theorem2.deliveries as usize, set.deliveries());
+        if d >= 16 {
+            assert!(
+                theorem2.steps < naive.steps,
+                "{side} {d}: {theorem2:?} {naive:?}"
+            );
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Random sets on random sides: every algorithm delivers every copy exactly once (checked by
+    /// `Sim::finish`), bounded naive stays within its bound, and no run beats the distance bound.
+    #[test]
+    fn every_algorithm_delivers_exactly_once(
+        side in proptest::sample::select(vec![4u32, 8, 12, 16]),
+        d in 1u32..8,
+        c in 1u32..8,
+        seed in 0u64..1000,
+    ) {
+        let set = msets::random(side, d, c, seed).unwrap();
+        let farthest = (0..set.len() as u32)
+            .flat_map(|m| set.dests(m).iter().map(move |&t| msets::manhattan(side, m, t)))
+            .max()
+            .unwrap();
+        for algo in runnable(side) {
+            let run = algo.run(&set, &report::Options::default()).unwrap();
+            proptest::prop_assert_eq!(run.deliveries as usize, set.deliveries());
+            proptest::prop_assert!(run.steps >= u64::from(farthest));
+        }
+        let bounded = naive::route(&set, Capacity::Packets(6)).unwrap();
+        check_buffers(&bounded, Capacity::Packets(6));
+    }
+}
+
+#[test]
+fn randomized_delivers_everything_once_with_constant_buffers() {
+    for (side, d, c) in [
+        (8, 2, 4),
+        (16, 4, 4),
+        (16, 16, 16),
+        (32, 8, 16),
+        (16, 12, 4),
+    ] {
+        let set = msets::random(side, d, c, 6).unwrap();
+        for r in [1, 2] {
+            let params = randomized::Randomized { r, seed: 3 };
+            let run = randomized::route(&set, params, Capacity::Unbounded).unwrap();
+            assert_eq!(run.deliveries as usize, set.deliveries());
+            // Two masters, a segment copy and r block copies per node, plus packets in transit:
+            // a constant, whatever n and c.
+            assert!(
+                run.max_buffer <= 12,
+                "{side} {d} {c} r = {r}: {}",
+                run.max_buffer
+            );
+        }
+    }
+}
