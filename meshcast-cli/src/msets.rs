@@ -336,9 +336,15 @@ fn text(out: &Output) -> String {
     let mut s = table(&header, &rows);
     s.push_str("\nfitted growth exponents (least squares on log-log):\n");
     let show = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.3}"));
+    let width = out
+        .fits
+        .iter()
+        .map(|f| f.algorithm.len())
+        .max()
+        .unwrap_or(0);
     for f in &out.fits {
         s.push_str(&format!(
-            "  {:<9} steps ∝ (√(cn))^{}   steps ∝ n^{}\n",
+            "  {:<width$}  steps ∝ (√(cn))^{}   steps ∝ n^{}\n",
             f.algorithm,
             show(f.vs_sqrt_cn),
             show(f.vs_n)
