@@ -121,9 +121,7 @@ fn merge(grid: &Grid, dests: &[u32]) -> Vec<u32> {
 fn refresh(grid: &Grid, points: &[u32], best: &mut [u32], m: u32, gone: [u32; 2]) {
     for j in 0..points.len() {
         let x = points[j];
-        if x == m {
-            best[j] = best_partner(grid, points, x);
-        } else if best[j] == NONE || gone.contains(&best[j]) {
+        if x == m || best[j] == NONE || gone.contains(&best[j]) {
             best[j] = best_partner(grid, points, x);
         } else if key(grid, x, m) > key(grid, x, best[j]) {
             best[j] = m;
