@@ -6,11 +6,11 @@
 //!
 //! | solver | definition | method | returns |
 //! |---|---|---|---|
-//! | [`omt`] | OMT, Definition 2.1.8: least links among trees reaching every destination at its distance | Dreyfus–Wagner over destination subsets on the DAG of shortest-path links from the source | a tree [`Plan`], shortest paths |
-//! | [`mst`] | MST, Definition 2.1.7: least links among all trees spanning source and destinations | Dreyfus–Wagner over destination subsets, unit-weight relaxation on the whole graph | a tree [`Plan`] |
-//! | [`omp`] | OMP, Definition 2.1.5: shortest path from the source through every destination | Held–Karp over destination subsets with graph distances | a one-worm path [`Plan`] |
-//! | [`omc`] | OMC, Definition 2.1.6: shortest cycle through source and destinations | Held–Karp, closed | a [`omc::Cycle`] |
-//! | [`one_port`] | least store-and-forward one-port time over all shortest-path trees | enumeration of the shortest-path trees, each with the optimal port order | a tree [`Plan`] |
+//! | [`omt()`] | OMT, Definition 2.1.8: least links among trees reaching every destination at its distance | Dreyfus–Wagner over destination subsets on the DAG of shortest-path links from the source | a tree [`Plan`], shortest paths |
+//! | [`mst()`] | MST, Definition 2.1.7: least links among all trees spanning source and destinations | Dreyfus–Wagner over destination subsets, unit-weight relaxation on the whole graph | a tree [`Plan`] |
+//! | [`omp()`] | OMP, Definition 2.1.5: shortest path from the source through every destination | Held–Karp over destination subsets with graph distances | a one-worm path [`Plan`] |
+//! | [`omc()`] | OMC, Definition 2.1.6: shortest cycle through source and destinations | Held–Karp, closed | a [`omc::Cycle`] |
+//! | [`one_port()`] | least store-and-forward one-port time over all shortest-path trees | branch and bound over the shortest-path trees, each with the optimal port order | a tree [`Plan`] |
 //!
 //! Every solver is an ordinary function of a checked [`crate::algo::Request`], so every model,
 //! drawing and check of the crate applies to its result; the tree solvers order each node's sends

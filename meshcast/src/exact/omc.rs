@@ -1,7 +1,7 @@
 //! **OMC**, the optimal multicast cycle (seed 001 Definition 2.1.6): the shortest cycle through the
 //! source and every destination — for completeness; no algorithm of the seeds builds cycles.
 //!
-//! Held–Karp as for [`super::omp`], closed by the way back from the last destination to the
+//! Held–Karp as for [`super::omp()`], closed by the way back from the last destination to the
 //! source. A cycle returns the message to a node that already holds it, which no [`crate::plan::Plan`]
 //! allows (every send ends by delivering), so the result is a [`Cycle`]: its length and the order
 //! of its stops; between consecutive stops any shortest route will do. As for the OMP, the cycle

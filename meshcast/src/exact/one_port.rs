@@ -1,15 +1,17 @@
 //! The least store-and-forward **one-port time** over all shortest-path trees — small instances only.
 //!
-//! A shortest-path tree is fixed by choosing, for every node that leads to a destination along
-//! shortest-path links, one parent among its neighbours one hop nearer the source (every such
-//! choice is a tree; pruned, it reaches each destination at its distance, and every shortest-path
-//! tree arises so). For one tree the best port order is known: each node serves its children
-//! longest remaining time first ([`crate::schedule::optimal`]), so a node's time is
-//! `max(i + 1 + cᵢ)` over its children's times `c₀ ≥ c₁ ≥ …`. This solver enumerates every choice
-//! and keeps the fastest tree, ties to the fewest links, then the first enumerated.
+//! A pruned shortest-path tree is fixed by choosing, for every node it holds other than the
+//! source, one parent among the neighbours one hop nearer the source; a node is in the tree when
+//! it is a destination or some child chose it. For one tree the best port order is known: each
+//! node serves its children longest remaining time first ([`crate::schedule::optimal`]), so a
+//! node's time is `max(i + 1 + cᵢ)` over its children's times `c₀ ≥ c₁ ≥ …`.
 //!
-//! The count of trees is the product of the parent counts and grows exponentially with the area
-//! the destinations span: requests with more than [`MAX_TREES`] trees are refused.
+//! The search decides the nodes farthest from the source first, so when a node is reached its
+//! subtree is complete and its time `t` known; a node at distance `d` cannot finish before
+//! `d + t`, and branches that cannot beat the best tree found are cut. The result is the fastest
+//! tree, ties to the fewest links, then the first found. The number of trees grows exponentially
+//! with the area the destinations span; a search that would visit more than [`MAX_STEPS`] partial
+//! trees is refused (a count, so the answer never depends on the machine).
 
 use super::{tree_plan, Adjacency};
 use crate::algo::Request;
@@ -17,11 +19,17 @@ use crate::error::InputError;
 use crate::plan::Plan;
 use crate::topology::Node;
 
-/// The most shortest-path trees [`one_port`] enumerates.
-pub const MAX_TREES: u64 = 1 << 20;
+/// The most partial trees [`one_port()`] visits before it gives up.
+pub const MAX_STEPS: u64 = 1 << 24;
 
-/// A shortest-path tree for `req` with the least one-port time, its sends in the optimal order.
+/// A shortest-path tree for `req` with the least one-port time, its sends in the optimal order;
+/// [`one_port_within`] with [`MAX_STEPS`].
 pub fn one_port(req: &Request) -> Result<Plan, InputError> {
+    one_port_within(req, MAX_STEPS)
+}
+
+/// [`one_port()`], refused if the search would visit more than `max_steps` partial trees.
+pub fn one_port_within(req: &Request, max_steps: u64) -> Result<Plan, InputError> {
     let shape = req.shape();
     let source = req.source();
     let dist: Vec<u32> = shape.nodes().map(|v| shape.distance(source, v)).collect();
@@ -32,7 +40,7 @@ pub fn one_port(req: &Request) -> Result<Plan, InputError> {
     }
     // The nodes that lead to a destination along shortest-path links, farthest first.
     let mut order: Vec<u32> = (0..shape.len() as u32).collect();
-    order.sort_unstable_by_key(|&v| std::cmp::Reverse(dist[v as usize]));
+    order.sort_unstable_by_key(|&v| (std::cmp::Reverse(dist[v as usize]), v));
     let mut leads = is_dest.clone();
     for &v in &order {
         if leads[v as usize] {
@@ -45,100 +53,109 @@ pub fn one_port(req: &Request) -> Result<Plan, InputError> {
         .into_iter()
         .filter(|&v| leads[v as usize] && Node(v) != source)
         .collect();
-    let trees = nodes.iter().try_fold(1u64, |acc, &v| {
-        acc.checked_mul(parents.of(v as usize).len() as u64)
-            .filter(|&t| t <= MAX_TREES)
-    });
-    if trees.is_none() {
+    let mut search = Search {
+        nodes: &nodes,
+        parents: &parents,
+        dist: &dist,
+        is_dest: &is_dest,
+        source,
+        below: vec![Vec::new(); shape.len()],
+        links: vec![0; shape.len()],
+        choice: vec![u32::MAX; shape.len()],
+        best: (u32::MAX, u32::MAX),
+        best_choice: Vec::new(),
+        steps: 0,
+        max_steps,
+    };
+    search.descend(0);
+    if search.steps > max_steps {
         return Err(InputError::Setting {
             name: "destinations",
-            value: format!("{} spanning more than 2^20 shortest-path trees", req.destinations().len()),
-            allowed: "at most 2^20 shortest-path trees for the exact one-port time (small instances only)",
+            value: format!(
+                "{} spanning more than {max_steps} partial shortest-path trees",
+                req.destinations().len()
+            ),
+            allowed: "small instances only for the exact one-port time (see docs/OPTIMALITY.md)",
         });
     }
-    let mut choice = vec![0usize; nodes.len()];
-    let mut timer = Timer::new(shape.len());
-    let mut best: Option<((u32, u32), Vec<usize>)> = None;
-    loop {
-        let score = timer.score(&nodes, &choice, &parents, &is_dest, source);
-        if best.as_ref().is_none_or(|(b, _)| score < *b) {
-            best = Some((score, choice.clone()));
-        }
-        // Next choice, odometer style.
-        let Some(i) =
-            (0..nodes.len()).find(|&i| choice[i] + 1 < parents.of(nodes[i] as usize).len())
-        else {
-            break;
-        };
-        choice[i] += 1;
-        choice[..i].fill(0);
-    }
-    let (_, choice) = best.expect("at least one tree");
-    let edges: Vec<(Node, Node)> = nodes
+    let edges: Vec<(Node, Node)> = search
+        .best_choice
         .iter()
-        .zip(&choice)
-        .map(|(&v, &c)| (Node(parents.of(v as usize)[c]), Node(v)))
+        .map(|&(v, p)| (Node(p), Node(v)))
         .collect();
     Ok(tree_plan(shape, req, &edges))
 }
 
-/// Scratch space to time one tree.
-struct Timer {
-    /// Times of the served children of each node, collected before the node is timed.
+/// The branch-and-bound search over parent choices.
+struct Search<'a> {
+    nodes: &'a [u32],
+    parents: &'a Adjacency,
+    dist: &'a [u32],
+    is_dest: &'a [bool],
+    source: Node,
+    /// Times of the children each node serves, filled before the node is decided.
     below: Vec<Vec<u32>>,
-    /// Links of the pruned subtree below each node, or `None` if it serves no destination.
-    links: Vec<Option<u32>>,
+    /// Links of the subtree below each node.
+    links: Vec<u32>,
+    /// The parent each tree node chose.
+    choice: Vec<u32>,
+    best: (u32, u32),
+    best_choice: Vec<(u32, u32)>,
+    steps: u64,
+    max_steps: u64,
 }
 
-impl Timer {
-    fn new(n: usize) -> Timer {
-        Timer {
-            below: vec![Vec::new(); n],
-            links: vec![None; n],
+impl Search<'_> {
+    /// Decide `nodes[i..]`, the subtrees of `nodes[..i]` being settled.
+    fn descend(&mut self, i: usize) {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return;
         }
-    }
-
-    /// `(one-port time, links)` of the pruned tree where `nodes[i]` hangs below its
-    /// `choice[i]`-th parent; `nodes` farthest first, so children are timed before parents.
-    fn score(
-        &mut self,
-        nodes: &[u32],
-        choice: &[usize],
-        parents: &Adjacency,
-        is_dest: &[bool],
-        source: Node,
-    ) -> (u32, u32) {
-        for &v in nodes.iter().chain([&source.0]) {
-            self.below[v as usize].clear();
-            self.links[v as usize] = None;
-        }
-        for (&v, &c) in nodes.iter().zip(choice) {
-            let (time, links) = self.settle(v, is_dest[v as usize]);
-            if let Some(links) = links {
-                let p = parents.of(v as usize)[c] as usize;
-                self.below[p].push(time);
-                self.links[p] = Some(self.links[p].unwrap_or(0) + links + 1);
+        let Some(&v) = self.nodes.get(i) else {
+            let score = (self.time(self.source.0), self.links[self.source.index()]);
+            if score < self.best {
+                self.best = score;
+                self.best_choice = self
+                    .nodes
+                    .iter()
+                    .filter(|&&v| self.choice[v as usize] != u32::MAX)
+                    .map(|&v| (v, self.choice[v as usize]))
+                    .collect();
             }
+            return;
+        };
+        let vi = v as usize;
+        if self.below[vi].is_empty() && !self.is_dest[vi] {
+            return self.descend(i + 1);
         }
-        let (time, links) = self.settle(source.0, false);
-        (time, links.unwrap_or(0))
+        let time = self.time(v);
+        if self.dist[vi] + time > self.best.0 {
+            return;
+        }
+        let links = self.links[vi] + 1;
+        for k in 0..self.parents.of(vi).len() {
+            let p = self.parents.of(vi)[k];
+            self.below[p as usize].push(time);
+            self.links[p as usize] += links;
+            self.choice[vi] = p;
+            self.descend(i + 1);
+            self.below[p as usize].pop();
+            self.links[p as usize] -= links;
+        }
+        self.choice[vi] = u32::MAX;
     }
 
-    /// The time node `v` needs after it holds the message, and its subtree's links.
-    fn settle(&mut self, v: u32, is_dest: bool) -> (u32, Option<u32>) {
+    /// The time node `v` needs, once it holds the message, to serve its children in the best order.
+    fn time(&mut self, v: u32) -> u32 {
         let below = &mut self.below[v as usize];
-        below.sort_unstable_by(|a, b| b.cmp(a));
-        let time = below
+        let mut sorted = below.clone();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        sorted
             .iter()
             .enumerate()
             .map(|(i, &c)| i as u32 + 1 + c)
             .max()
-            .unwrap_or(0);
-        let links = match self.links[v as usize] {
-            Some(l) => Some(l),
-            None if is_dest => Some(0),
-            None => None,
-        };
-        (time, links)
+            .unwrap_or(0)
     }
 }
