@@ -3,6 +3,7 @@
 //! This module holds the published numbers only — never ours. Tests compare what the algorithms
 //! give against them, and docs/REPRODUCTION.md explains every difference.
 
+pub mod gap;
 pub mod published;
 pub mod seed002;
 pub mod seed003;
