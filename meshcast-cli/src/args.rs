@@ -105,6 +105,40 @@ pub enum Command {
     /// the results the unsharded sweep gives, exactly.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
+    /// Measure every tree and path algorithm against the exact optima (OMT, MST, OMP of seed
+    /// 001 §2.1) on 6×6, 8×8 and 4×4×4 meshes and tori, K = 2…16, as the tables of
+    /// docs/OPTIMALITY.md, with the worst instances drawn as SVG.
+    #[command(after_help = OPTIMALITY_EXAMPLES)]
+    Optimality(OptimalityArgs),
+}
+
+const OPTIMALITY_EXAMPLES: &str = "\
+Examples:
+  meshcast optimality --quick
+  meshcast optimality --write docs/OPTIMALITY.md --svg-dir docs/img/optimality";
+
+/// Flags of `meshcast optimality`.
+#[derive(Debug, Args)]
+pub struct OptimalityArgs {
+    /// Few runs per point (2) and K up to 8: checks that everything runs, in seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Random multicasts per topology and K (default 20; 2 with --quick).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: Option<u32>,
+    /// Seed of every random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rewrite the generated tables of this Markdown file in place (between its
+    /// `<!-- meshcast reproduce: optimality-NAME -->` and `<!-- end -->` markers), atomically.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// Draw each worst instance (the heuristic's plan and the optimum) as SVG files here.
+    #[arg(long, value_name = "DIR", requires = "write")]
+    pub svg_dir: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 const SWEEP_EXAMPLES: &str = "\
@@ -193,6 +227,12 @@ pub struct SweepArgs {
     /// No progress bar (it is also hidden when standard error is not a terminal).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Also measure every algorithm against exact optima, on the same multicasts: a comma list
+    /// of omt (least traffic of a shortest-path tree; also opt-traffic), mst (minimal Steiner
+    /// tree), omp (shortest one-worm walk), opt-time (least one-port time of a shortest-path
+    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times).
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["shard", "resume"])]
+    pub baseline: Option<String>,
 }
 
 /// Flags of `meshcast merge`.

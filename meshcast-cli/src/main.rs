@@ -8,6 +8,7 @@
 
 mod args;
 mod draw;
+mod optimality;
 mod output;
 mod plot;
 mod report;
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         Command::Reproduce(r) => reproduce::run(r),
         Command::Sweep(s) => sweep::run(s),
         Command::Merge(m) => sweep::merge(m),
+        Command::Optimality(o) => optimality::run(o),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,

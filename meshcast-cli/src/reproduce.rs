@@ -427,7 +427,7 @@ fn metric_name(metric: Metric) -> String {
     }
 }
 
-fn with_ci(s: &Summary) -> String {
+pub(crate) fn with_ci(s: &Summary) -> String {
     format!("{:.2} ({:.2}–{:.2})", s.mean, s.ci_low, s.ci_high)
 }
 
@@ -443,7 +443,7 @@ fn ratio(published: f64, ours: &Summary) -> String {
 
 /// The text of `path` with each section's marked block replaced; an error names a missing or
 /// unclosed marker.
-fn replace_sections(path: &Path, sections: &[(&str, String)]) -> Result<String> {
+pub(crate) fn replace_sections(path: &Path, sections: &[(&str, String)]) -> Result<String> {
     let mut doc = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read '{}'", path.display()))?;
     for (name, text) in sections {

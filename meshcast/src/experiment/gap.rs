@@ -110,9 +110,7 @@ impl Baseline {
             Baseline::Omt => exact::omt(req)?.traffic(),
             Baseline::Mst => exact::mst(req)?.traffic(),
             Baseline::Omp => exact::omp(req)?.traffic(),
-            Baseline::OptTime => {
-                Metrics::of(&exact::one_port(req)?, req.shape()).one_port_time
-            }
+            Baseline::OptTime => Metrics::of(&exact::one_port(req)?, req.shape()).one_port_time,
         })
     }
 }
@@ -133,7 +131,7 @@ pub struct Worst {
 impl Worst {
     /// Which of two is worse: higher `excess / optimum` (exact), then higher excess, then the
     /// smaller `(k, run)`.
-    fn worse_than(&self, other: &Worst) -> bool {
+    pub fn worse_than(&self, other: &Worst) -> bool {
         let ratio = (i128::from(self.excess) * i128::from(other.optimum))
             .cmp(&(i128::from(other.excess) * i128::from(self.optimum)));
         ratio
@@ -217,9 +215,9 @@ pub struct GapSweep {
 }
 
 impl GapSweep {
-    /// Check the sweep and that there is a baseline. (Whether each instance is small enough for
-    /// the exact solvers is known only when it is drawn: a refusal stops the run with the solver's
-    /// limit.)
+    /// Check the sweep, that there is a baseline, and that every K is within the exact solvers'
+    /// limits ([`exact::MAX_DESTINATIONS`], [`exact::MAX_TABLE_CELLS`]). The one-port search's
+    /// effort is known only when an instance is drawn: a refusal then stops the run.
     pub fn check(&self) -> Result<(), InputError> {
         self.sweep.check()?;
         if self.baselines.is_empty() {
@@ -227,6 +225,20 @@ impl GapSweep {
                 name: "baseline",
                 value: "none".into(),
                 allowed: "at least one of omt, mst, omp, opt-time",
+            });
+        }
+        let nodes = self.sweep.shape.len();
+        if let Some(&k) = self
+            .sweep
+            .ks
+            .iter()
+            .find(|&&k| k > exact::MAX_DESTINATIONS || (nodes << k) > exact::MAX_TABLE_CELLS)
+        {
+            return Err(InputError::Setting {
+                name: "k",
+                value: format!("{k} on {nodes} nodes"),
+                allowed:
+                    "at most 16 destinations and 2^25 cells (2^K × nodes) against an exact optimum",
             });
         }
         Ok(())
