@@ -12,9 +12,9 @@
 //! source come from the zone reduction of `algo::reduce`, as for DIAG and DDS (issue 7: per
 //! orthant on the mesh, per zone on the torus).
 //!
-//! Complexity: each point keeps its best partner; a merge rescans the points whose partner
-//! vanished — O(K²·n) in practice, O(K³·n) at worst (the paper's plane sweep reaches
-//! O(K log K) in 2D; we keep one n-D method).
+//! Complexity: each point keeps its best partner and the priority of that merge; a merge offers
+//! the meet to every point, and a point whose partner left is rescanned only when its stale
+//! priority comes out on top — O(K²·n) in practice, O(K³·n) at worst (the paper's plane sweep reaches O(K log K) in the plane; we keep one n-D method).
 //!
 //! Choices the paper leaves open, and ours: the monotone path from `m` to `p` is the
 //! dimension-ordered one (where it meets the tree, the branch starts at the last tree node on it);
@@ -54,89 +54,144 @@ impl ZoneAlgorithm for Rsa {
     }
 }
 
-/// The priority of merging local points `a` and `b`: their meet's distance from the origin first,
-/// then the smaller ids (a fixed order, whatever order the destinations came in).
-fn key(grid: &Grid, a: u32, b: u32) -> (u32, std::cmp::Reverse<(u32, u32)>) {
-    let m = meet(grid, a, b);
-    (grid.norm(m), std::cmp::Reverse((a.min(b), a.max(b))))
-}
-
-/// The componentwise minimum of two local points.
-fn meet(grid: &Grid, a: u32, b: u32) -> u32 {
-    (0..grid.rank())
-        .map(|d| grid.coord(a, d).min(grid.coord(b, d)) * grid.stride(d))
-        .sum()
-}
-
 /// Run the merging loop on the origin and `dests`; returns, per local id, the point it was merged
 /// into (its parent in the arborescence), or `NONE`.
 fn merge(grid: &Grid, dests: &[u32]) -> Vec<u32> {
     let mut parent = vec![NONE; grid.len()];
-    let mut points: Vec<u32> = dests.iter().copied().chain([0]).collect();
-    points.sort_unstable();
-    points.dedup();
-    let mut active = vec![false; grid.len()];
-    for &p in &points {
-        active[p as usize] = true;
-    }
-    // best[i]: the partner of points[i] with the highest key, over the current points.
-    let mut best: Vec<u32> = vec![NONE; points.len()];
-    for i in 0..points.len() {
-        best[i] = best_partner(grid, &points, points[i]);
-    }
+    let mut points = Points::new(grid, dests);
     while points.len() > 1 {
-        let i = (0..points.len())
-            .max_by_key(|&i| key(grid, points[i], best[i]))
-            .expect("at least two points");
-        let (p, q) = (points[i], best[i]);
-        let m = meet(grid, p, q);
+        let i = points.first_merge();
+        let (p, q) = (points.id[i], points.best[i]);
+        let meet: Vec<u32> = (0..grid.rank())
+            .map(|d| points.coord(i, d).min(grid.coord(q, d)))
+            .collect();
+        let m = grid.index(&meet);
         for x in [p, q] {
-            active[x as usize] = false;
+            points.remove(x);
             if x != m {
                 parent[x as usize] = m;
             }
         }
-        let mut keep = Vec::with_capacity(points.len());
-        let mut keep_best = Vec::with_capacity(points.len());
-        for (j, &x) in points.iter().enumerate() {
-            if x != p && x != q {
-                keep.push(x);
-                keep_best.push(best[j]);
-            }
-        }
-        points = keep;
-        best = keep_best;
-        if !active[m as usize] {
-            active[m as usize] = true;
-            points.push(m);
-            best.push(NONE);
-        }
-        refresh(grid, &points, &mut best, m, [p, q]);
+        points.insert(m, &meet);
+        points.refresh(m);
     }
     parent
 }
 
-/// After `gone` left and `m` (now in `points`) arrived: rescan the points whose partner left,
-/// offer `m` to every other point, and find `m`'s own partner.
-fn refresh(grid: &Grid, points: &[u32], best: &mut [u32], m: u32, gone: [u32; 2]) {
-    for j in 0..points.len() {
-        let x = points[j];
-        if x == m || best[j] == NONE || gone.contains(&best[j]) {
-            best[j] = best_partner(grid, points, x);
-        } else if key(grid, x, m) > key(grid, x, best[j]) {
-            best[j] = m;
-        }
-    }
+/// The points still to merge, with their coordinates and each one's best partner.
+struct Points {
+    rank: usize,
+    /// Local ids.
+    id: Vec<u32>,
+    /// Coordinates, `rank` per point.
+    at: Vec<u32>,
+    /// The partner each point merges with first, and the priority of that merge.
+    best: Vec<u32>,
+    key: Vec<u128>,
+    /// Index in `id` of every local id in the set, `NONE` for the others.
+    pos: Vec<u32>,
 }
 
-/// The point of `points` other than `x` that `x` merges with first (`NONE` if `x` is alone).
-fn best_partner(grid: &Grid, points: &[u32], x: u32) -> u32 {
-    points
-        .iter()
-        .copied()
-        .filter(|&y| y != x)
-        .max_by_key(|&y| key(grid, x, y))
-        .unwrap_or(NONE)
+impl Points {
+    /// The origin and `dests`, every best partner found.
+    fn new(grid: &Grid, dests: &[u32]) -> Points {
+        let mut points = Points {
+            rank: grid.rank(),
+            id: Vec::new(),
+            at: Vec::new(),
+            best: Vec::new(),
+            key: Vec::new(),
+            pos: vec![NONE; grid.len()],
+        };
+        for &u in dests.iter().chain(&[0]) {
+            points.insert(u, &grid.coords(u));
+        }
+        for i in 0..points.len() {
+            (points.best[i], points.key[i]) = points.scan(i);
+        }
+        points
+    }
+
+    fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    fn coord(&self, i: usize, d: usize) -> u32 {
+        self.at[i * self.rank + d]
+    }
+
+    /// Add local id `u` at `coords` (nothing if it is already in), its partner still unknown.
+    fn insert(&mut self, u: u32, coords: &[u32]) {
+        if self.pos[u as usize] != NONE {
+            return;
+        }
+        self.pos[u as usize] = self.id.len() as u32;
+        self.id.push(u);
+        self.at.extend_from_slice(coords);
+        self.best.push(NONE);
+        self.key.push(0);
+    }
+
+    fn remove(&mut self, u: u32) {
+        let i = std::mem::replace(&mut self.pos[u as usize], NONE) as usize;
+        let last = self.id.len() - 1;
+        self.id.swap_remove(i);
+        self.best.swap_remove(i);
+        self.key.swap_remove(i);
+        for d in 0..self.rank {
+            self.at[i * self.rank + d] = self.at[last * self.rank + d];
+        }
+        self.at.truncate(last * self.rank);
+        if i < last {
+            self.pos[self.id[i] as usize] = i as u32;
+        }
+    }
+
+    /// The priority of merging points `i` and `j`: their meet's distance from the origin first,
+    /// then the smaller ids (a fixed order, whatever order the destinations came in).
+    fn pair_key(&self, i: usize, j: usize) -> u128 {
+        let norm: u32 = (0..self.rank)
+            .map(|d| self.coord(i, d).min(self.coord(j, d)))
+            .sum();
+        let (a, b) = (self.id[i].min(self.id[j]), self.id[i].max(self.id[j]));
+        u128::from(norm) << 64 | u128::from(!a) << 32 | u128::from(!b)
+    }
+
+    /// The best partner of point `i` among all the others, and its priority.
+    fn scan(&self, i: usize) -> (u32, u128) {
+        (0..self.len())
+            .filter(|&j| j != i)
+            .map(|j| (self.id[j], self.pair_key(i, j)))
+            .max_by_key(|&(_, key)| key)
+            .unwrap_or((NONE, 0))
+    }
+
+    /// The point whose merge with its partner comes first. A point whose partner has left keeps
+    /// the old priority, an upper bound of its true one (the set only lost points, and every
+    /// newcomer was offered): it is rescanned only when that bound comes out on top.
+    fn first_merge(&mut self) -> usize {
+        loop {
+            let i = (0..self.len())
+                .max_by_key(|&i| self.key[i])
+                .expect("at least two points");
+            if self.pos[self.best[i] as usize] != NONE {
+                return i;
+            }
+            (self.best[i], self.key[i]) = self.scan(i);
+        }
+    }
+
+    /// After a merge: find the partner of the meet `m`, and offer `m` to every other point.
+    fn refresh(&mut self, m: u32) {
+        let mi = self.pos[m as usize] as usize;
+        (self.best[mi], self.key[mi]) = self.scan(mi);
+        for i in (0..self.len()).filter(|&i| i != mi) {
+            let key = self.pair_key(i, mi);
+            if key > self.key[i] {
+                (self.best[i], self.key[i]) = (m, key);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
