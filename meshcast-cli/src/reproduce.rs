@@ -48,9 +48,15 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
         (SECTIONS[2], wang(wang_runs, args.seed)?),
         (SECTIONS[3], wang_paths(wang_runs, args.seed)?),
     ];
-    match &args.write {
+    deliver(args.write.as_deref(), &sections)
+}
+
+/// With a file: `sections` written into its marked blocks, atomically, and a line saying so.
+/// Without: the sections themselves, one after the other.
+pub(crate) fn deliver(write: Option<&Path>, sections: &[(&str, String)]) -> Result<String> {
+    match write {
         Some(path) => {
-            let doc = replace_sections(path, &sections)?;
+            let doc = replace_sections(path, sections)?;
             output::write_atomically(path, doc.as_bytes())
                 .with_context(|| format!("cannot write '{}'", path.display()))?;
             Ok(format!(

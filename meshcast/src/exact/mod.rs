@@ -205,17 +205,14 @@ impl Adjacency {
     }
 }
 
-/// The links of an optimal tree for every destination from `root`, read back from a filled table:
-/// a cost is explained either by a split at the same node or by one step to a neighbour (in
-/// `steps`) whose cost is one less. Both make the problem smaller, so the walk ends.
-fn read_back(
-    table: &SubsetTable,
-    terminals: &[Node],
-    root: Node,
-    steps: &Adjacency,
-) -> Vec<(Node, Node)> {
+/// The optimal tree of a filled table as a tree plan from the source. Its links are read back
+/// from the table: a cost is explained either by a split at the same node or by one step to a
+/// neighbour (in `steps`) whose cost is one less. Both make the problem smaller, so the walk ends.
+fn optimal_tree(table: &SubsetTable, req: &Request, steps: &Adjacency) -> Plan {
+    let full = (1usize << req.destinations().len()) - 1;
+    let source = req.source().index();
     let mut edges = Vec::new();
-    let mut todo = vec![((1usize << terminals.len()) - 1, root.index())];
+    let mut todo = vec![(full, source)];
     while let Some((set, v)) = todo.pop() {
         let cost = table.at(set, v);
         if cost == 0 {
@@ -234,5 +231,7 @@ fn read_back(
         edges.push((Node(v as u32), Node(w as u32)));
         todo.push((set, w));
     }
-    edges
+    let plan = tree_plan(req.shape(), req, &edges);
+    debug_assert_eq!(plan.traffic(), u32::from(table.at(full, source)));
+    plan
 }

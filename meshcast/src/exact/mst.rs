@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use super::{check_size, read_back, tree_plan, Adjacency, SubsetTable, INF};
+use super::{check_size, optimal_tree, Adjacency, SubsetTable, INF};
 use crate::algo::Request;
 use crate::error::InputError;
 use crate::plan::Plan;
@@ -31,13 +31,7 @@ pub fn mst(req: &Request) -> Result<Plan, InputError> {
         table.split(set);
         search.relax(&mut table.cost[set * n..(set + 1) * n], &links);
     }
-    let edges = read_back(&table, terminals, req.source(), &links);
-    let plan = tree_plan(shape, req, &edges);
-    debug_assert_eq!(
-        plan.traffic(),
-        u32::from(table.at((1 << terminals.len()) - 1, req.source().index()))
-    );
-    Ok(plan)
+    Ok(optimal_tree(&table, req, &links))
 }
 
 /// Scratch space of the per-subset search, kept across subsets.

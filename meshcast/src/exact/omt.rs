@@ -13,7 +13,7 @@
 //! Cost: O(3ᴷ·N) additions (vectorised over the N nodes) and O(2ᴷ·N·n) steps; 2ᴷ·N two-byte cells.
 //! Limits: [`super::MAX_DESTINATIONS`] and [`super::MAX_TABLE_CELLS`].
 
-use super::{check_size, read_back, tree_plan, Adjacency, SubsetTable};
+use super::{check_size, optimal_tree, Adjacency, SubsetTable};
 use crate::algo::Request;
 use crate::error::InputError;
 use crate::plan::Plan;
@@ -44,11 +44,5 @@ pub fn omt(req: &Request) -> Result<Plan, InputError> {
             row[v as usize] = best;
         }
     }
-    let edges = read_back(&table, terminals, req.source(), &children);
-    let plan = tree_plan(shape, req, &edges);
-    debug_assert_eq!(
-        plan.traffic(),
-        u32::from(table.at((1 << terminals.len()) - 1, req.source().index()))
-    );
-    Ok(plan)
+    Ok(optimal_tree(&table, req, &children))
 }
