@@ -120,7 +120,7 @@ Examples:
 /// Flags of `meshcast optimality`.
 #[derive(Debug, Args)]
 pub struct OptimalityArgs {
-    /// Few runs per point (2) and K up to 8: checks that everything runs, in seconds.
+    /// Few runs per point (2) and K up to 6: checks that everything runs, in seconds.
     #[arg(long)]
     pub quick: bool,
     /// Random multicasts per topology and K (default 20; 2 with --quick).

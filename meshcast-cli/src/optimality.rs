@@ -4,7 +4,10 @@
 //! Sections (markers `<!-- meshcast reproduce: optimality-NAME -->`, as `meshcast reproduce`):
 //! * `optimality-trees`: every tree algorithm against the OMT and the MST;
 //! * `optimality-paths`: every path algorithm against the OMP and the MST;
-//! * `optimality-k`: DIAG, DDS and RSA against the OMT per K;
+//! * `optimality-k`: DIAG, DDS and RSA against the OMT per K, and RSA against each, multicast by
+//!   multicast;
+//! * `optimality-time`: every tree algorithm against the least one-port time of a shortest-path
+//!   tree (6×6 and 8×8, K ≤ 8: that search is for small instances);
 //! * `optimality-worst`: the worst instances, drawn as SVG (with `--svg-dir`);
 //! * `optimality-seeds`: RSA, DIAG, DDS, VH and MIN on the seeds' 20×20 and 10×10×10 experiments.
 //!
@@ -16,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use meshcast::algo::{self, AlgoInfo, Family, Request, REGISTRY};
-use meshcast::eval::{Port, Wormhole};
+use meshcast::eval::{Metrics, Port, Wormhole};
 use meshcast::exact;
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, Worst};
 use meshcast::experiment::stats::Tally;
@@ -41,13 +44,18 @@ const SHAPES: [&str; 6] = [
 ];
 
 /// The marker names of the sections.
-const SECTIONS: [&str; 5] = [
+const SECTIONS: [&str; 6] = [
     "optimality-trees",
     "optimality-paths",
     "optimality-k",
+    "optimality-time",
     "optimality-worst",
     "optimality-seeds",
 ];
+
+/// The shapes and largest K of the one-port time optimum, whose search is for small instances.
+const TIME_SHAPES: [&str; 4] = ["mesh:6x6", "torus:6x6", "mesh:8x8", "torus:8x8"];
+const TIME_LAST_K: usize = 8;
 
 /// The three shortest-path trees compared per K and on the seeds' experiments.
 const RIVALS: [&str; 3] = ["diag", "dds", "rsa"];
@@ -55,7 +63,7 @@ const RIVALS: [&str; 3] = ["diag", "dds", "rsa"];
 /// `meshcast optimality`.
 pub fn run(args: &OptimalityArgs) -> Result<String> {
     let runs = args.runs.unwrap_or(if args.quick { 2 } else { 20 });
-    let last_k = if args.quick { 8 } else { 16 };
+    let last_k = if args.quick { 6 } else { 16 };
     if let Some(path) = &args.write {
         replace_sections(path, &SECTIONS.map(|name| (name, String::new())))?;
     }
@@ -75,8 +83,8 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
         .as_deref()
         .zip(args.write.as_deref())
         .map(|(dir, doc)| SvgDir::new(dir, doc));
-    // --quick: every 9th K of the seeds' ranges, 3 runs — enough to run every line.
-    let (seed_runs, seed_step) = if args.quick { (3, 90) } else { (100, 10) };
+    // --quick: every 18th K of the seeds' ranges, 2 runs — enough to run every line.
+    let (seed_runs, seed_step) = if args.quick { (2, 180) } else { (100, 10) };
     let sections = [
         (
             SECTIONS[0],
@@ -86,10 +94,14 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
             SECTIONS[1],
             family_table(&measured, Family::Path, [Baseline::Omp, Baseline::Mst]),
         ),
-        (SECTIONS[2], rivals_per_k(&measured)),
-        (SECTIONS[3], worst_instances(&measured, svg.as_ref())?),
+        (SECTIONS[2], rivals_per_k(&measured)?),
         (
-            SECTIONS[4],
+            SECTIONS[3],
+            one_port_gaps(runs, last_k.min(TIME_LAST_K), args)?,
+        ),
+        (SECTIONS[4], worst_instances(&measured, svg.as_ref())?),
+        (
+            SECTIONS[5],
             seeds_experiments(seed_runs, seed_step, args.seed)?,
         ),
     ];
@@ -98,10 +110,25 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
 
 /// Every tree and path algorithm that supports `topology`, against OMT, MST and OMP.
 fn gap_sweep(topology: &str, last_k: usize, runs: u32, seed: u64) -> Result<GapSweep> {
+    small_sweep(
+        topology,
+        |a| a.family != Family::Unicast,
+        (last_k, runs, seed, Schedule::Optimal),
+        vec![Baseline::Omt, Baseline::Mst, Baseline::Omp],
+    )
+}
+
+/// The algorithms of `family` that support `topology` on K = 2…last, the source at a random node.
+fn small_sweep(
+    topology: &str,
+    keep: impl Fn(&AlgoInfo) -> bool,
+    (last_k, runs, seed, schedule): (usize, u32, u64, Schedule),
+    baselines: Vec<Baseline>,
+) -> Result<GapSweep> {
     let shape: meshcast::topology::Shape = topology.parse()?;
     let algorithms: Vec<&'static AlgoInfo> = REGISTRY
         .iter()
-        .filter(|a| a.family != Family::Unicast && a.support.covers(&shape))
+        .filter(|a| keep(a) && a.support.covers(&shape))
         .collect();
     Ok(GapSweep {
         sweep: Sweep {
@@ -111,11 +138,68 @@ fn gap_sweep(topology: &str, last_k: usize, runs: u32, seed: u64) -> Result<GapS
             ks: (2..=last_k).collect(),
             runs,
             seed,
-            schedule: Schedule::Optimal,
+            schedule,
             wormhole: None,
         },
-        baselines: vec![Baseline::Omt, Baseline::Mst, Baseline::Omp],
+        baselines,
     })
+}
+
+/// Every tree algorithm against the least one-port time of a shortest-path tree, in its paper's
+/// port order and in the optimal order: excess in % of the total optimum and mean excess in hops.
+fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<String> {
+    let mut columns = Vec::new();
+    for topology in TIME_SHAPES {
+        let mut both = Vec::new();
+        for schedule in [Schedule::Paper, Schedule::Optimal] {
+            eprintln!(
+                "optimality: one-port optimum, {topology}, K = 2…{last_k}, {} order",
+                schedule_name(schedule)
+            );
+            let trees = |a: &AlgoInfo| a.family == Family::Tree;
+            let gaps = small_sweep(
+                topology,
+                trees,
+                (last_k, runs, args.seed, schedule),
+                vec![Baseline::OptTime],
+            )?;
+            let points = gaps::measure(&gaps, args.quiet)?;
+            both.push((gaps, points));
+        }
+        columns.push(both);
+    }
+    let mut out = format!(
+        "Excess over the least one-port time of a shortest-path tree (hops), K = 2…{last_k}, \
+         {runs} runs per K, random source: `paper order / optimal order`, as % of the total \
+         optimum and (mean excess in hops).\n\n| algorithm | {} |\n|---|{}\n",
+        TIME_SHAPES.join(" | "),
+        "---|".repeat(TIME_SHAPES.len())
+    );
+    let names: Vec<&str> = columns[0][0]
+        .0
+        .sweep
+        .algorithms
+        .iter()
+        .map(|a| a.name)
+        .collect();
+    for name in names {
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|both| {
+                both.iter()
+                    .map(|(gaps, points)| {
+                        let a = algo_index(&gaps.sweep, name);
+                        let (optimum, tallies) = overall(points, 0);
+                        let mean = tallies[a].excess.summary().mean;
+                        format!("{} ({mean:+.2})", percent(&tallies[a], &optimum))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            })
+            .collect();
+        let _ = writeln!(out, "| `{name}` | {} |", cells.join(" | "));
+    }
+    Ok(out)
 }
 
 fn baseline_index(gaps: &GapSweep, baseline: Baseline) -> usize {
@@ -171,7 +255,7 @@ fn family_table(
 }
 
 /// DIAG, DDS and RSA per K against the OMT: mean excess in links per multicast.
-fn rivals_per_k(measured: &[(GapSweep, Vec<GapPoint>)]) -> String {
+fn rivals_per_k(measured: &[(GapSweep, Vec<GapPoint>)]) -> Result<String> {
     let mut out = format!(
         "Mean excess over the OMT in links per multicast, `{}`.\n\n| K | {} |\n|---|{}\n",
         RIVALS.join(" / "),
@@ -196,7 +280,62 @@ fn rivals_per_k(measured: &[(GapSweep, Vec<GapPoint>)]) -> String {
             .collect();
         let _ = writeln!(out, "| {k} | {} |", cells.join(" | "));
     }
-    out
+    Ok(out + &head_to_head(measured)?)
+}
+
+/// RSA against DIAG and DDS multicast by multicast, on the same multicasts as the gaps: how often
+/// it uses fewer, as many or more links, and is faster, as fast or slower one-port (each tree in
+/// its paper's port order, and in the optimal order).
+fn head_to_head(measured: &[(GapSweep, Vec<GapPoint>)]) -> Result<String> {
+    let mut out =
+        format!(
+        "\nRSA against each rival on every multicast above: how many times it is lower / equal / \
+         higher.\n\n| topology | multicasts | {} |\n|---|---|{}\n",
+        ["traffic", "one-port time, paper order", "one-port time, optimal order"]
+            .iter()
+            .flat_map(|m| RIVALS[..2].iter().map(move |r| format!("{m}: rsa vs {r}")))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(6)
+    );
+    for (gaps, _) in measured {
+        let sweep = &gaps.sweep;
+        // counts[metric][rival][lower, equal, higher]
+        let mut counts = [[[0u32; 3]; 2]; 3];
+        let mut n = 0;
+        for &k in &sweep.ks {
+            for run in 0..sweep.runs {
+                let req = sweep.request(k, run)?;
+                let measure = |name: &str| -> Result<[u32; 3]> {
+                    let plan = algo::find(name)?.route(&req)?;
+                    let optimal = Schedule::Optimal.apply(plan.clone(), req.shape());
+                    Ok([
+                        plan.traffic(),
+                        Metrics::of(&plan, req.shape()).one_port_time,
+                        Metrics::of(&optimal, req.shape()).one_port_time,
+                    ])
+                };
+                let (rsa, diag, dds) = (measure("rsa")?, measure("diag")?, measure("dds")?);
+                n += 1;
+                for (m, metric) in counts.iter_mut().enumerate() {
+                    for (r, rival) in [diag, dds].iter().enumerate() {
+                        let slot = match rsa[m].cmp(&rival[m]) {
+                            std::cmp::Ordering::Less => 0,
+                            std::cmp::Ordering::Equal => 1,
+                            std::cmp::Ordering::Greater => 2,
+                        };
+                        metric[r][slot] += 1;
+                    }
+                }
+            }
+        }
+        let cells: Vec<String> = counts
+            .iter()
+            .flat_map(|m| m.iter().map(|c| format!("{} / {} / {}", c[0], c[1], c[2])))
+            .collect();
+        let _ = writeln!(out, "| {} | {n} | {} |", sweep.shape, cells.join(" | "));
+    }
+    Ok(out)
 }
 
 fn algo_index(sweep: &Sweep, name: &str) -> usize {
@@ -204,7 +343,7 @@ fn algo_index(sweep: &Sweep, name: &str) -> usize {
         .algorithms
         .iter()
         .position(|a| a.name == name)
-        .expect("the rivals run on every shape")
+        .expect("the algorithm runs on every shape of its table")
 }
 
 /// Where the SVG drawings go, and how the document links to them.
@@ -243,46 +382,68 @@ const WORMHOLE: Wormhole = Wormhole {
     port: Port::All,
 };
 
-/// Per shape: the worst multicast of the worst tree algorithm against the OMT and of the worst
-/// path algorithm against the OMP, the instance written out, both plans drawn.
+/// Per shape, the worst multicast (highest excess relative to the optimum): of any tree algorithm
+/// and of DIAG, DDS and RSA against the OMT, of any path algorithm against the OMP. RSA's and the
+/// worst path algorithm's are drawn beside their optimum.
 fn worst_instances(measured: &[(GapSweep, Vec<GapPoint>)], svg: Option<&SvgDir>) -> Result<String> {
     let mut out = String::from(
-        "The multicast with the highest excess relative to its optimum, per topology, among all \
-         tree algorithms (against the OMT) and all path algorithms (against the OMP); ties go to \
-         the larger excess, then the first multicast drawn. Rebuild one with \
-         `meshcast route --topology T --algo A --source … --dests …`.\n\n\
+        "The multicast with the highest excess relative to its optimum, per topology: of all tree \
+         algorithms and of each of DIAG, DDS and RSA against the OMT, of all path algorithms \
+         against the OMP; ties go to the larger excess, then the first multicast drawn. Rebuild \
+         one with `meshcast route --topology T --algo A --source … --dests …`.\n\n\
          | topology | algorithm | against | worst | multicast |\n|---|---|---|---|---|\n",
     );
     let mut images = String::new();
     for (gaps, points) in measured {
-        for (family, baseline) in [(Family::Tree, Baseline::Omt), (Family::Path, Baseline::Omp)] {
-            let b = baseline_index(gaps, baseline);
-            let (_, tallies) = overall(points, b);
+        let rows = [
+            (Baseline::Omt, Among::Family(Family::Tree), false),
+            (Baseline::Omt, Among::Name(RIVALS[0]), false),
+            (Baseline::Omt, Among::Name(RIVALS[1]), false),
+            (Baseline::Omt, Among::Name(RIVALS[2]), true),
+            (Baseline::Omp, Among::Family(Family::Path), true),
+        ];
+        for (baseline, among, drawn) in rows {
+            let (_, tallies) = overall(points, baseline_index(gaps, baseline));
             let worst = gaps
                 .sweep
                 .algorithms
                 .iter()
                 .zip(&tallies)
-                .filter(|(a, _)| a.family == family)
+                .filter(|(a, _)| among.holds(a))
                 .filter_map(|(a, t)| t.worst.map(|w| (*a, w)))
                 .reduce(|x, y| if y.1.worse_than(&x.1) { y } else { x });
             let Some((info, w)) = worst else { continue };
             let flags = gaps::instance_flags(&gaps.sweep, &w)?;
             let _ = writeln!(
                 out,
-                "| {} | `{}` | {} | {} (K = {}) | `{flags}` |",
+                "| {} | `{}` | {} | {} at K = {} | `{flags}` |",
                 gaps.sweep.shape,
                 info.name,
                 baseline.name().to_uppercase(),
                 worst_text(&w),
                 w.k
             );
-            if let Some(svg) = svg {
+            if let (Some(svg), true) = (svg, drawn) {
                 images += &draw_pair(svg, gaps, info, baseline, &w)?;
             }
         }
     }
     Ok(out + &images)
+}
+
+/// Which algorithms a worst case is looked for among.
+enum Among {
+    Family(Family),
+    Name(&'static str),
+}
+
+impl Among {
+    fn holds(&self, a: &AlgoInfo) -> bool {
+        match self {
+            Among::Family(f) => a.family == *f,
+            Among::Name(n) => a.name == *n,
+        }
+    }
 }
 
 /// The heuristic's plan and the optimum of the worst instance `w`, side by side.

@@ -540,7 +540,7 @@ fn bad_baselines_are_refused_before_anything_runs() {
 fn optimality_writes_its_sections_and_draws_the_worst_instances() {
     let dir = tempfile::tempdir().unwrap();
     let doc = path(dir.path(), "OPTIMALITY.md");
-    let sections = ["trees", "paths", "k", "worst", "seeds"];
+    let sections = ["trees", "paths", "k", "time", "worst", "seeds"];
     let text: String = sections
         .iter()
         .map(|s| format!("<!-- meshcast reproduce: optimality-{s} -->\nold\n<!-- end -->\n"))

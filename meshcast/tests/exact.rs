@@ -205,9 +205,12 @@ fn too_large_requests_are_refused_with_the_limit() {
     ] {
         assert!(err.to_string().contains("at most 16"), "{err}");
     }
-    let wide = Request::parse("mesh:12x12", "0,0", "11,11 11,0 0,11 6,6").unwrap();
-    let err = exact::one_port::one_port_within(&wide, 1000).unwrap_err();
-    assert!(err.to_string().contains("more than 1000 partial"), "{err}");
+    // No tree reaches (2,0), (0,2) and (1,1) from (0,0) by time 2, so the search must prove it.
+    let tight = Request::parse("mesh:12x12", "0,0", "2,0 0,2 1,1").unwrap();
+    let err = exact::one_port::one_port_within(&tight, 2).unwrap_err();
+    assert!(err.to_string().contains("more than 2 partial"), "{err}");
+    let fastest = exact::one_port(&tight).unwrap();
+    assert_eq!(Metrics::of(&fastest, tight.shape()).one_port_time, 3);
 }
 
 fn small_request() -> impl Strategy<Value = Request> {
