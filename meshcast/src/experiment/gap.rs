@@ -27,6 +27,7 @@
 //!     seed: 7,
 //!     schedule: Schedule::Optimal,
 //!     wormhole: None,
+//!     params: algo::Params::default(),
 //! };
 //! let gaps = GapSweep { sweep, baselines: vec![Baseline::Omt, Baseline::Mst] };
 //! let points = gaps.run(&|_| {}).unwrap();
