@@ -14,7 +14,8 @@
 //!
 //! Complexity: each point keeps its best partner and the priority of that merge; a merge offers
 //! the meet to every point, and a point whose partner left is rescanned only when its stale
-//! priority comes out on top — O(K²·n) in practice, O(K³·n) at worst (the paper's plane sweep reaches O(K log K) in the plane; we keep one n-D method).
+//! priority comes out on top — O(K²·n) in practice, O(K³·n) at worst. (The paper's plane sweep
+//! reaches O(K log K) in the plane; we keep one n-D method.)
 //!
 //! Choices the paper leaves open, and ours: the monotone path from `m` to `p` is the
 //! dimension-ordered one (where it meets the tree, the branch starts at the last tree node on it);
