@@ -368,7 +368,8 @@ impl SvgDir {
 
     /// Draw `plan` to `name` and return the Markdown image.
     fn draw(&self, name: &str, label: &str, plan: &Plan, req: &Request) -> Result<String> {
-        let report = RouteReport::of_plan(label, plan, req.shape(), Schedule::Optimal, WORMHOLE.into());
+        let report =
+            RouteReport::of_plan(label, plan, req.shape(), Schedule::Optimal, WORMHOLE.into());
         let svg = draw::render(req.shape(), &report).to_string();
         let path = self.dir.join(name);
         output::write_atomically(&path, svg.as_bytes())
