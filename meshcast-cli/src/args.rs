@@ -119,6 +119,11 @@ pub enum Command {
     /// sides, c and d, with fitted growth exponents; table, CSV or JSON.
     #[command(after_help = MSETS_EXAMPLES)]
     Msets(crate::msets::MsetsArgs),
+    /// Measure every tree and path algorithm against the exact optima (OMT, MST, OMP of seed
+    /// 001 §2.1) on 6×6, 8×8 and 4×4×4 meshes and tori, K = 2…16, as the tables of
+    /// docs/OPTIMALITY.md, with the worst instances drawn as SVG.
+    #[command(after_help = OPTIMALITY_EXAMPLES)]
+    Optimality(OptimalityArgs),
 }
 
 const SERVE_EXAMPLES: &str = "\
@@ -153,6 +158,35 @@ Examples:
   meshcast msets --sides 16,32,64,128 --c 16 --instance theorem1 --csv t1.csv
   meshcast msets --sides 32 --c 4 --d 2,4,8,16 --algos theorem2 --json
   meshcast msets --sides 64 --c 16 --algos naive --buffer 5";
+
+const OPTIMALITY_EXAMPLES: &str = "\
+Examples:
+  meshcast optimality --quick
+  meshcast optimality --write docs/OPTIMALITY.md --svg-dir docs/img/optimality";
+
+/// Flags of `meshcast optimality`.
+#[derive(Debug, Args)]
+pub struct OptimalityArgs {
+    /// Few runs per point (2) and K up to 6: checks that everything runs, in seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Random multicasts per topology and K (default 20; 2 with --quick).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: Option<u32>,
+    /// Seed of every random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rewrite the generated tables of this Markdown file in place (between its
+    /// `<!-- meshcast reproduce: optimality-NAME -->` and `<!-- end -->` markers), atomically.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// Draw each worst instance (the heuristic's plan and the optimum) as SVG files here.
+    #[arg(long, value_name = "DIR", requires = "write")]
+    pub svg_dir: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
 
 const SWEEP_EXAMPLES: &str = "\
 K lists: comma-separated counts and inclusive ranges FIRST:LAST[:STEP] (step 1 by default):
@@ -242,6 +276,12 @@ pub struct SweepArgs {
     /// No progress bar (it is also hidden when standard error is not a terminal).
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Also measure every algorithm against exact optima, on the same multicasts: a comma list
+    /// of omt (least traffic of a shortest-path tree; also opt-traffic), mst (minimal Steiner
+    /// tree), omp (shortest one-worm walk), opt-time (least one-port time of a shortest-path
+    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times).
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["shard", "resume"])]
+    pub baseline: Option<String>,
 }
 
 /// Flags of `meshcast merge`.

@@ -9,6 +9,7 @@
 mod args;
 mod draw;
 mod msets;
+mod optimality;
 mod output;
 mod plot;
 mod report;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         Command::Merge(m) => sweep::merge(m),
         Command::Serve(s) => serve::run(s),
         Command::Msets(m) => msets::run(m),
+        Command::Optimality(o) => optimality::run(o),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,

@@ -57,9 +57,15 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
         (SECTIONS[4], seed002::section(runs, args.seed)?),
         (SECTIONS[5], seed003::section(runs, args.seed)?),
     ];
-    match &args.write {
+    deliver(args.write.as_deref(), &sections)
+}
+
+/// With a file: `sections` written into its marked blocks, atomically, and a line saying so.
+/// Without: the sections themselves, one after the other.
+pub(crate) fn deliver(write: Option<&Path>, sections: &[(&str, String)]) -> Result<String> {
+    match write {
         Some(path) => {
-            let doc = replace_sections(path, &sections)?;
+            let doc = replace_sections(path, sections)?;
             output::write_atomically(path, doc.as_bytes())
                 .with_context(|| format!("cannot write '{}'", path.display()))?;
             Ok(format!(
@@ -441,7 +447,7 @@ fn metric_name(metric: Metric) -> String {
     }
 }
 
-fn with_ci(s: &Summary) -> String {
+pub(crate) fn with_ci(s: &Summary) -> String {
     format!("{:.2} ({:.2}–{:.2})", s.mean, s.ci_low, s.ci_high)
 }
 
@@ -462,7 +468,7 @@ fn ratio(published: f64, ours: &Summary) -> String {
 
 /// The text of `path` with each section's marked block replaced; an error names a missing or
 /// unclosed marker.
-fn replace_sections(path: &Path, sections: &[(&str, String)]) -> Result<String> {
+pub(crate) fn replace_sections(path: &Path, sections: &[(&str, String)]) -> Result<String> {
     let mut doc = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read '{}'", path.display()))?;
     for (name, text) in sections {

@@ -492,3 +492,95 @@ fn unicast_steps_are_swept_and_merged() {
         read(&two)
     );
 }
+
+#[test]
+fn baselines_add_the_gap_to_each_optimum_whatever_the_thread_count() {
+    let gaps = |threads: &str| {
+        ok(meshcast(
+            &args(&[("--out", ""), ("--baseline", "omt,mst,omp,opt-time")]),
+            threads,
+        ))
+    };
+    let text = gaps("1");
+    assert_eq!(text, gaps("2"));
+    for heading in [
+        "omt (least traffic of a shortest-path tree, links)",
+        "mst (least traffic of any tree, the minimal Steiner tree, links)",
+        "omp (shortest one-worm walk through every destination, links)",
+        "opt-time (least one-port time of a shortest-path tree, hops)",
+    ] {
+        assert!(text.contains(heading), "{heading} missing:\n{text}");
+    }
+    // VH, DIAG and DDS are shortest-path trees: never below the OMT or the one-port optimum.
+    let omt = &text[text.find("\nomt (").unwrap()..text.find("\nmst (").unwrap()];
+    let all = omt.lines().find(|l| l.starts_with("all ")).unwrap();
+    let excess: Vec<f64> = all
+        .split_whitespace()
+        .skip(2)
+        .step_by(3)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(excess.len(), 3, "{all}");
+    assert!(excess.iter().all(|&x| x >= 0.0), "{all}");
+    assert!(
+        omt.contains("--source "),
+        "the worst multicast is written out:\n{omt}"
+    );
+}
+
+#[test]
+fn bad_baselines_are_refused_before_anything_runs() {
+    let err = refused(&args(&[("--out", ""), ("--baseline", "omt,best")]));
+    assert!(
+        err.contains("--baseline 'omt,best'") && err.contains("opt-time"),
+        "{err}"
+    );
+    let err = refused(&args(&[
+        ("--out", ""),
+        ("--k", "17"),
+        ("--baseline", "mst"),
+    ]));
+    assert!(err.contains("at most 16 destinations"), "{err}");
+    let out = meshcast(
+        &args(&[
+            ("--out", "x.json"),
+            ("--shard", "0/2"),
+            ("--baseline", "omt"),
+        ]),
+        "2",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn optimality_writes_its_sections_and_draws_the_worst_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = path(dir.path(), "OPTIMALITY.md");
+    let sections = ["trees", "paths", "k", "time", "worst", "seeds"];
+    let text: String = sections
+        .iter()
+        .map(|s| format!("<!-- meshcast reproduce: optimality-{s} -->\nold\n<!-- end -->\n"))
+        .collect();
+    fs::write(&doc, format!("# kept\n{text}")).unwrap();
+    let img = path(dir.path(), "img");
+    ok(meshcast(
+        &[
+            "optimality",
+            "--quick",
+            "-q",
+            "--write",
+            &doc,
+            "--svg-dir",
+            &img,
+        ],
+        "2",
+    ));
+    let written = read(&doc);
+    assert!(written.starts_with("# kept\n") && !written.contains("\nold\n"));
+    assert!(written.contains("| `rsa` |"), "{written}");
+    assert!(
+        written.contains("![omt](img/mesh-6x6-omt.svg)"),
+        "{written}"
+    );
+    assert!(fs::metadata(dir.path().join("img/mesh-6x6-omt.svg")).is_ok());
+}

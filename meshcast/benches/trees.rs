@@ -40,6 +40,7 @@ benches! {
     min => "min",
     diag => "diag",
     dds => "dds",
+    rsa => "rsa",
     pair => "pair",
     pair_min => "pair-min",
 }

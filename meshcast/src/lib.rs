@@ -52,6 +52,7 @@ pub mod algo;
 pub mod contention;
 pub mod error;
 pub mod eval;
+pub mod exact;
 pub mod experiment;
 pub mod plan;
 pub mod route;

@@ -2,6 +2,7 @@
 //! property tests over random shapes, path-based multicast, seed 003 (column-path, QG),
 //! unicast-based multicast (seed 002, U-mesh, U-torus), and bad input.
 
+mod exact;
 mod examples;
 mod inputs;
 mod msets;

@@ -104,7 +104,7 @@ fn batches(done: &[bool], owed: impl Fn(usize) -> u64) -> Vec<Vec<bool>> {
 
 /// A bar counting multicasts on standard error; indicatif hides it when standard error is not
 /// a terminal, and `quiet` hides it always.
-fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+pub(super) fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }

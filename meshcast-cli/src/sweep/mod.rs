@@ -6,12 +6,14 @@
 //! * [`execute`]: running on all cores with a progress bar, saving progress for `--resume`;
 //! * [`tally_file`]: shard and state files, exact tallies;
 //! * [`results`]: records for `--out`, panels for `--plot`;
-//! * [`table`]: the text on standard output.
+//! * [`table`]: the text on standard output;
+//! * [`gaps`]: `--baseline`, every algorithm against exact optima.
 //!
 //! A sharded sweep writes its raw tallies; `merge` adds them up and reports exactly what the
 //! unsharded sweep would. docs/SWEEPS.md describes the flags and every file format.
 
 mod execute;
+pub mod gaps;
 mod results;
 mod settings;
 mod table;
@@ -32,6 +34,8 @@ use tally_file::{state_path, TallyFile};
 /// `meshcast sweep`.
 pub fn run(args: &SweepArgs) -> Result<String> {
     let sweep = settings::sweep_of(args)?;
+    let baselines = gaps::baselines(args.baseline.as_deref())?;
+    gaps::check(&sweep, &baselines)?;
     match &args.shard {
         Some(text) => {
             let shard = Shard::parse(text).context("--shard")?;
@@ -41,7 +45,7 @@ pub fn run(args: &SweepArgs) -> Result<String> {
                 .context("--shard needs --out FILE.json")?;
             run_shard(args, &sweep, shard, out)
         }
-        None => run_whole(args, &sweep),
+        None => Ok(run_whole(args, &sweep)? + &gaps::report(&sweep, &baselines, args.quiet)?),
     }
 }
 

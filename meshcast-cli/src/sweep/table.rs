@@ -123,7 +123,7 @@ fn interval(s: &Summary) -> String {
 }
 
 /// `[-0.56, -0.50]`: an interval that may be negative.
-fn bracketed(s: &Summary) -> String {
+pub(super) fn bracketed(s: &Summary) -> String {
     if s.ci_low.is_finite() {
         format!("[{:.2}, {:.2}]", s.ci_low, s.ci_high)
     } else {

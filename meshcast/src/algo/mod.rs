@@ -319,6 +319,16 @@ pub static REGISTRY: &[AlgoInfo] = &[
         algorithm: &tree::dds::Dds,
     },
     AlgoInfo {
+        name: "rsa",
+        family: Family::Tree,
+        paper: "Rao, Sadayappan, Hwang & Shor (1992), per zone as in seed 001 §3.1.3 (issue 7)",
+        support: ANY_MESH_TORUS,
+        model: SAF_ONE_PORT,
+        shortest_path: true,
+        summary: "rectilinear Steiner arborescence: the two points whose meet lies farthest out merge there, until the source remains",
+        algorithm: &tree::rsa::Rsa,
+    },
+    AlgoInfo {
         name: "pair",
         family: Family::Tree,
         paper: "Malani, seed 000 §3.2 (Algorithms 1–2)",

@@ -3,6 +3,7 @@
 //! machinery that sets ours against them (`workload`, `sweep`, `stats`, `steps`). Tests compare
 //! the two, and docs/REPRODUCTION.md explains every difference.
 
+pub mod gap;
 pub mod published;
 pub mod seed002;
 pub mod seed003;

@@ -10,6 +10,7 @@ pub mod dist;
 pub mod min;
 pub mod pair;
 pub mod pair_min;
+pub mod rsa;
 pub mod vh;
 
 use super::reduce::{lift, ZoneAlgorithm};
