@@ -56,6 +56,7 @@ pub mod experiment;
 pub mod plan;
 pub mod route;
 pub mod schedule;
+pub mod sim;
 pub mod topology;
 
 pub use error::{Error, InputError, PlanError};

@@ -7,6 +7,7 @@ mod inputs;
 mod paths;
 mod properties;
 mod seed003;
+mod sim_wormhole;
 mod unicast;
 
 use meshcast::algo::{self, Request};
