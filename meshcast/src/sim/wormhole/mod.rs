@@ -217,3 +217,50 @@ pub fn run_plan(
         flit_hops: sim.net.flit_hops,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Hop, PlanKind};
+
+    /// Five worms chasing each other round a 5-node ring on one virtual channel without
+    /// datelines deadlock; the watchdog stops the run and names what each waits for.
+    #[test]
+    fn the_watchdog_reports_a_deadlock() {
+        let shape = Shape::torus(&[5]).unwrap();
+        let router = Router {
+            vcs: 1,
+            buffer: 1,
+            length: 8,
+            startup: 0,
+            ..Router::default()
+        };
+        let mut sim = Sim::new(&Shape::mesh(&[5]).unwrap(), router, Classes::default()).unwrap();
+        sim.net = Network::new(Channels::without_datelines(&shape, 1), 1, 1, 1, 1, 8);
+        for i in 0..5u32 {
+            let at = |x: u32| Node(x % 5);
+            let mut plan = Plan::new(PlanKind::Unicast, at(i), vec![at(i + 2)]);
+            plan.push_send(
+                at(i),
+                [
+                    Hop {
+                        node: at(i + 1),
+                        drop: false,
+                    },
+                    Hop {
+                        node: at(i + 2),
+                        drop: true,
+                    },
+                ],
+            );
+            sim.nodes.multicast(0, 0, plan, false);
+        }
+        let err = (0..).try_for_each(|now| sim.cycle(now)).unwrap_err();
+        let SimError::Deadlock { cycle, waiting, .. } = &err else {
+            panic!("{err}");
+        };
+        assert!(*cycle >= WATCHDOG && *cycle < WATCHDOG + 50, "{err}");
+        assert_eq!(waiting.len(), 5);
+        assert!(waiting[0].contains("waits for channel"), "{err}");
+    }
+}

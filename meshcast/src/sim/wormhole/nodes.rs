@@ -176,6 +176,7 @@ impl Nodes {
             return;
         };
         let forward = match &mut m.body {
+            Body::Unicast(to) if *to != node => return,
             Body::Unicast(_) => false,
             Body::Multicast { dests, got, .. } => match dests.binary_search(&node.0) {
                 Ok(i) if got[i] => return,
