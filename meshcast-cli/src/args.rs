@@ -105,6 +105,10 @@ pub enum Command {
     /// the results the unsharded sweep gives, exactly.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
+    /// Flit-level wormhole simulation under load: latency, CV of arrival times, throughput and
+    /// saturation of multicast algorithms amid unicast traffic, at one load or a sweep of loads.
+    #[command(after_help = crate::simulate::SIMULATE_EXAMPLES)]
+    Simulate(crate::simulate::SimulateArgs),
 }
 
 const SWEEP_EXAMPLES: &str = "\

@@ -12,6 +12,7 @@ mod output;
 mod plot;
 mod report;
 mod reproduce;
+mod simulate;
 mod sweep;
 mod text;
 
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         Command::Reproduce(r) => reproduce::run(r),
         Command::Sweep(s) => sweep::run(s),
         Command::Merge(m) => sweep::merge(m),
+        Command::Simulate(s) => simulate::run(s),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,
