@@ -161,6 +161,17 @@ impl Row {
     }
 }
 
+impl Row {
+    /// Mean multicast or unicast latency and its confidence half-width.
+    fn latency(&self, multicast: bool) -> (Option<f64>, Option<f64>) {
+        if multicast {
+            (self.multicast_latency, self.multicast_ci)
+        } else {
+            (self.unicast_latency, self.unicast_ci)
+        }
+    }
+}
+
 /// JSON output: the schema name, then the points.
 #[derive(Serialize)]
 struct Doc<'a> {
@@ -407,13 +418,13 @@ fn plot(path: &std::path::Path, shape: &Shape, args: &SimulateArgs, rows: &[Row]
             names.push(&r.algorithm);
         }
     }
-    let curve = |name: &str, pick: &dyn Fn(&Row) -> (Option<f64>, Option<f64>)| Curve {
+    let curve = |name: &str, multicast: bool| Curve {
         label: name.to_string(),
         points: rows
             .iter()
             .filter(|r| r.algorithm == name)
             .map(|r| {
-                let (m, c) = pick(r);
+                let (m, c) = r.latency(multicast);
                 let m = m.unwrap_or(f64::NAN);
                 let c = c.unwrap_or(f64::NAN);
                 (r.load, m, m - c, m + c)
@@ -425,20 +436,14 @@ fn plot(path: &std::path::Path, shape: &Shape, args: &SimulateArgs, rows: &[Row]
         panels.push(Panel {
             title: "multicast".into(),
             y_label: "mean multicast latency (cycles)".into(),
-            curves: names
-                .iter()
-                .map(|n| curve(n, &|r| (r.multicast_latency, r.multicast_ci)))
-                .collect(),
+            curves: names.iter().map(|n| curve(n, true)).collect(),
         });
     }
     if args.multicast < 1.0 {
         panels.push(Panel {
             title: "unicast".into(),
             y_label: "mean unicast latency (cycles)".into(),
-            curves: names
-                .iter()
-                .map(|n| curve(n, &|r| (r.unicast_latency, r.unicast_ci)))
-                .collect(),
+            curves: names.iter().map(|n| curve(n, false)).collect(),
         });
     }
     let title = format!("{shape}, {} flits, start-up {}", args.length, args.startup);

@@ -231,7 +231,12 @@ fn check(setup: &Setup) -> Result<(), SimError> {
         }
     }
     let m = &setup.measure;
-    if m.batch == 0 || m.min_batches < 2 || !(m.precision > 0.0) || m.max_cycles <= m.warmup {
+    if m.batch == 0
+        || m.min_batches < 2
+        || m.precision.is_nan()
+        || m.precision <= 0.0
+        || m.max_cycles <= m.warmup
+    {
         return bad(
             "measure",
             format!("{m:?}"),
