@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use meshcast::algo::{self, AlgoInfo};
+use meshcast::algo::{self, AlgoInfo, Params};
 use meshcast::sim::wormhole::traffic::{
     point_seed, simulate_all, Destinations, Measure, Report, Saturation, Setup, Traffic,
 };
@@ -78,6 +78,9 @@ pub struct SimulateArgs {
     /// Injection and ejection channels per node (seed 002: 1 or 2; seed 003: 4).
     #[arg(long, default_value_t = 1)]
     pub ports: u32,
+    /// Ports the multiport algorithm plans for (seed 002's d); usually equal to --ports.
+    #[arg(long, default_value_t = 2, value_name = "D")]
+    pub algo_ports: u32,
     /// Cycles simulated before measuring.
     #[arg(long, default_value_t = 10_000)]
     pub warmup: u64,
@@ -125,6 +128,7 @@ struct Row {
     converged: bool,
     status: String,
     cycles: u64,
+    flit_hops: u64,
 }
 
 impl Row {
@@ -157,6 +161,7 @@ impl Row {
                 None => "cycle limit".into(),
             },
             cycles: r.cycles,
+            flit_hops: r.flit_hops,
         }
     }
 }
@@ -242,6 +247,10 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
             measure,
             algorithm,
             preparation: args.prep,
+            params: Params {
+                ports: args.algo_ports,
+                ..Params::default()
+            },
             seed: point_seed(args.seed, i as u64),
         })
         .collect();

@@ -42,6 +42,7 @@ mod channels;
 mod config;
 mod network;
 mod nodes;
+pub mod seeds;
 pub mod traffic;
 
 pub use channels::Classes;

@@ -23,6 +23,7 @@
 //!     measure: Measure { warmup: 500, batch: 500, max_cycles: 20_000, ..Measure::default() },
 //!     algorithm: None,
 //!     preparation: None,
+//!     params: Default::default(),
 //!     seed: 1,
 //! };
 //! let report = simulate(&setup)?;
@@ -38,7 +39,7 @@ use std::collections::BinaryHeap;
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 
-use crate::algo::{AlgoInfo, Request};
+use crate::algo::{AlgoInfo, Params, Request};
 use crate::error::InputError;
 use crate::experiment::stats::t_975;
 use crate::experiment::workload::{random_destinations, seeded};
@@ -128,6 +129,8 @@ pub struct Setup {
     /// Preparation time at a multicast's source; `None`: the algorithm's in seed 003
     /// ([`preparation_time`]).
     pub preparation: Option<u32>,
+    /// The algorithm's settings (e.g. the multiport algorithm's port count, QG's threshold).
+    pub params: Params,
     /// The seed of the run's ChaCha8 stream.
     pub seed: u64,
 }
@@ -273,7 +276,7 @@ fn request(setup: &Setup, source: Node, rng: &mut ChaCha8Rng) -> Result<Request,
         Destinations::Uniform(lo, hi) => rng.random_range(lo..=hi),
     };
     let dests = random_destinations(&setup.shape, source, k as usize, rng)?;
-    Request::new(setup.shape.clone(), source, dests)
+    Request::new(setup.shape.clone(), source, dests)?.with_params(setup.params)
 }
 
 /// Running sums of the measured messages.
