@@ -338,7 +338,7 @@ fn seed002_figures_6_to_8() {
         max_cycles: 100_000,
         drain: 50_000,
     };
-    let base = (20, 0.0002, 32);
+    let base = (20, 0.00003, 32);
     let figures: [(&str, Vec<Seed002Axis>); 3] = [
         (
             "fig6",

@@ -23,11 +23,13 @@ use super::{preparation_time, run_plan, Router, SimError};
 pub const SEED003_ALGORITHMS: [&str; 4] = ["dual-path", "multi-path", "column-path", "qg"];
 
 /// Seed 003 §4's router: 64 flits, start-up 33 cycles, one cycle per flit per channel, four
-/// injection and four ejection channels; two virtual channels (one for the unicasts'
-/// dimension-ordered routes, one for the worms' Hamiltonian routes) of four flits.
+/// injection and four ejection channels. The paper gives no buffer or virtual-channel figures;
+/// ours: four virtual channels of 8 flits, two for the unicasts' dimension-ordered routes and two
+/// for the worms' Hamiltonian routes (with one of 4 flits each, the long path-based worms
+/// saturate the 8×8×8 mesh below 12% channel utilisation; docs/REPRODUCTION.md).
 pub const SEED003_ROUTER: Router = Router {
-    vcs: 2,
-    buffer: 4,
+    vcs: 4,
+    buffer: 8,
     pipeline: 1,
     ports: 4,
     startup: 33,
