@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use meshcast::eval::{Port, Wormhole};
+use meshcast::algo::Params;
+use meshcast::eval::{Ports, Wormhole};
+use meshcast::schedule::Schedule;
 
 const TOP_EXAMPLES: &str = "\
 Examples:
@@ -66,6 +68,9 @@ Examples:
   # the same worms with seed 003's 64-flit messages, 33-cycle start-up, one worm at a time
   meshcast route --topology mesh:10x10 --dests \"2,0 3,1 7,2 7,5 0,4 1,3\" --algo xy-path --length 64 --startup 33 --port one
 
+  # seed 002 Figure 5: the two-port unicast-based algorithm, its steps and channel contention
+  meshcast route --topology mesh:6x6 --source 3,3 --dests \"0,1 3,1 2,2 5,2 2,5\" --algo multiport --port 2
+
   # a 3D mesh: the drawing shows one grid per z-layer
   meshcast route --topology mesh:5x5x5 --dests \"0,3,0 1,3,0 1,4,2 2,3,0 3,1,0 4,3,3\" --algo dds --svg dds.svg";
 
@@ -109,6 +114,36 @@ pub enum Command {
     /// saturation of multicast algorithms amid unicast traffic, at one load or a sweep of loads.
     #[command(after_help = crate::simulate::SIMULATE_EXAMPLES)]
     Simulate(crate::simulate::SimulateArgs),
+    /// Serve the web explorer (and its JSON API) on this machine: pick a topology, click
+    /// destinations, watch every algorithm's plan and compare them (docs/WEB.md).
+    #[command(after_help = SERVE_EXAMPLES)]
+    Serve(ServeArgs),
+}
+
+const SERVE_EXAMPLES: &str = "\
+The first line on standard output is the address served, e.g. http://127.0.0.1:8080/; the
+server runs until interrupted (Ctrl-C). API: GET /api/algos, GET /api/examples,
+POST /api/route (the fields of `meshcast route`, the JSON of `meshcast route --json`),
+POST /api/svg, POST /api/random (docs/WEB.md).
+
+Examples:
+  meshcast serve
+  meshcast serve --port 0            # any free port; read the address from standard output
+  meshcast serve --bind 0.0.0.0 --allow-remote --port 8080";
+
+/// Flags of `meshcast serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The TCP port; 0 picks a free one (printed on standard output).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. Anything but a loopback address also needs --allow-remote.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: std::net::IpAddr,
+    /// Allow --bind to name an address other machines can reach (the server has no
+    /// authentication).
+    #[arg(long)]
+    pub allow_remote: bool,
 }
 
 const SWEEP_EXAMPLES: &str = "\
@@ -179,6 +214,8 @@ pub struct SweepArgs {
     pub model: ModelArg,
     #[command(flatten)]
     pub wormhole: WormholeArgs,
+    #[command(flatten)]
+    pub params: ParamArgs,
     /// Also write every statistic to FILE.csv or FILE.json (one record per algorithm, K and
     /// metric). With --shard: the shard file, FILE.json, for `meshcast merge`.
     #[arg(long, value_name = "FILE")]
@@ -233,15 +270,16 @@ pub struct WormholeArgs {
     /// seed 003 simulates 33].
     #[arg(long, value_name = "CYCLES", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
     pub startup: Option<u32>,
-    /// Wormhole model: a node injects all its worms at once, or one after the other
-    /// [default: all, as seed 001 §4.3].
-    #[arg(long, value_enum, value_name = "PORTS")]
-    pub port: Option<PortArg>,
+    /// Wormhole model: how many sends a node starts at once — `one` (each `startup + L` after
+    /// the previous), a number of ports `d` (seed 002's d-port architecture: message-passing
+    /// steps and contention are counted with it too), or `all` [default: all, as seed 001 §4.3].
+    #[arg(long, value_name = "PORTS", value_parser = parse_ports)]
+    pub port: Option<Ports>,
 }
 
 /// The largest `--length` and `--startup`: large enough for any study, small enough that no
 /// latency comes near `u32::MAX`.
-const MAX_CYCLES: i64 = 1_000_000;
+pub const MAX_CYCLES: i64 = 1_000_000;
 
 impl WormholeArgs {
     /// The model the flags give, the defaults of seed 001 §4.3 for the flags left out.
@@ -249,7 +287,7 @@ impl WormholeArgs {
         Wormhole {
             startup: self.startup.unwrap_or(0),
             length: self.length.unwrap_or(20),
-            port: self.port.unwrap_or(PortArg::All).into(),
+            ports: self.port.unwrap_or(Ports::All),
         }
     }
 
@@ -257,35 +295,41 @@ impl WormholeArgs {
     pub fn first_given(&self) -> Option<String> {
         let length = self.length.map(|l| format!("--length {l}"));
         let startup = self.startup.map(|s| format!("--startup {s}"));
-        let port = self.port.map(|p| format!("--port {}", port_name(p.into())));
+        let port = self.port.map(|p| format!("--port {p}"));
         length.or(startup).or(port)
     }
 }
 
-/// `--port` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PortArg {
-    /// One worm at a time per node, each `startup + L` after the previous one.
-    One,
-    /// All of a node's worms at once.
-    All,
+/// The settings of the algorithms that take any (seed 003's QG, seed 002's multiport).
+#[derive(Debug, Args)]
+pub struct ParamArgs {
+    /// Qualified Groups' threshold TD, in (0, 1] [default: 0.5, as seed 003]. The multiport
+    /// algorithm builds its plan for the ports of --port (one, or a number d); with all-port it
+    /// uses the paper's two ports.
+    #[arg(long, value_name = "TD")]
+    pub td: Option<f64>,
 }
 
-impl From<PortArg> for Port {
-    fn from(p: PortArg) -> Port {
-        match p {
-            PortArg::One => Port::One,
-            PortArg::All => Port::All,
-        }
+impl ParamArgs {
+    /// The algorithm settings: `--td` and the port count of `ports`, the papers' defaults for
+    /// what is left out. The library checks them when a request takes them.
+    pub fn params(&self, ports: Ports) -> Params {
+        algo_params(self.td.unwrap_or(Params::default().td), ports)
     }
 }
 
-/// The name of a port model as `--port` and the reports spell it.
-pub fn port_name(port: Port) -> &'static str {
-    match port {
-        Port::One => "one",
-        Port::All => "all",
+/// The algorithm settings for threshold `td` on an architecture with `ports`: the multiport
+/// algorithm builds for its port count, for all-port the paper's two ports.
+pub fn algo_params(td: f64, ports: Ports) -> Params {
+    Params {
+        td,
+        ports: ports.count().unwrap_or(Params::default().ports),
     }
+}
+
+/// `--port`: `one`, `all` or `d ≥ 1`, as the library parses it.
+fn parse_ports(s: &str) -> Result<Ports, String> {
+    s.parse().map_err(|e: meshcast::InputError| e.to_string())
 }
 
 /// `--placement` values.
@@ -346,6 +390,17 @@ pub struct RouteArgs {
     pub schedule: ScheduleArg,
     #[command(flatten)]
     pub wormhole: WormholeArgs,
+    /// Also the circuit-switching latency (seed 001 eq. 2.1.4): a control packet of FLITS sets
+    /// up each send's circuit hop by hop, then the message crosses it (path- and unicast-based
+    /// plans; same --startup, --length and --port).
+    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
+    pub control: Option<u32>,
+    /// Also the virtual cut-through latency (seed 001 eq. 2.1.5): every node reads a header of
+    /// FLITS before the packet cuts through (path- and unicast-based plans; 1 = wormhole).
+    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
+    pub header: Option<u32>,
+    #[command(flatten)]
+    pub params: ParamArgs,
     /// Print JSON (schema meshcast.route/1, see docs/CLI.md) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -362,4 +417,13 @@ pub enum ScheduleArg {
     Paper,
     /// Per node, the send with the longest remaining work first (least one-port time).
     Optimal,
+}
+
+impl From<ScheduleArg> for Schedule {
+    fn from(s: ScheduleArg) -> Schedule {
+        match s {
+            ScheduleArg::Paper => Schedule::Paper,
+            ScheduleArg::Optimal => Schedule::Optimal,
+        }
+    }
 }

@@ -12,6 +12,7 @@ mod output;
 mod plot;
 mod report;
 mod reproduce;
+mod serve;
 mod simulate;
 mod sweep;
 mod text;
@@ -26,8 +27,8 @@ use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 use meshcast::PlanError;
 
-use args::{AlgosArgs, Cli, Command, RouteArgs, ScheduleArg};
-use report::{AlgoRow, RouteReport};
+use args::{AlgosArgs, Cli, Command, RouteArgs};
+use report::{AlgoRow, Models, RouteReport};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Command::Sweep(s) => sweep::run(s),
         Command::Merge(m) => sweep::merge(m),
         Command::Simulate(s) => simulate::run(s),
+        Command::Serve(s) => serve::run(s),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,
@@ -75,10 +77,7 @@ fn algos(args: &AlgosArgs) -> Result<String> {
 /// `meshcast route`.
 fn route(args: &RouteArgs) -> Result<String> {
     let request = request(args)?;
-    let schedule = match args.schedule {
-        ScheduleArg::Paper => Schedule::Paper,
-        ScheduleArg::Optimal => Schedule::Optimal,
-    };
+    let schedule = args.schedule.into();
     match &args.algo {
         Some(name) => route_one(args, &request, name, schedule),
         None => route_all(args, &request, schedule),
@@ -99,7 +98,11 @@ fn request(args: &RouteArgs) -> Result<Request> {
     let dests = shape
         .parse_nodes(&args.dests)
         .with_context(|| format!("--dests '{}'", args.dests))?;
-    Request::new(shape, source, dests).with_context(|| format!("--dests '{}'", args.dests))
+    let params = args.params.params(args.wormhole.model().ports);
+    Request::new(shape, source, dests)
+        .with_context(|| format!("--dests '{}'", args.dests))?
+        .with_params(params)
+        .context("--td")
 }
 
 fn route_one(
@@ -112,7 +115,7 @@ fn route_one(
     if args.svg.is_some() {
         draw::check_drawable(request.shape())?;
     }
-    let report = RouteReport::build(info, request, schedule, args.wormhole.model())?;
+    let report = RouteReport::build(info, request, schedule, models(args))?;
     if let Some(path) = &args.svg {
         let svg = draw::render(request.shape(), &report).to_string();
         output::write_atomically(path, svg.as_bytes())
@@ -132,7 +135,7 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .partition(|info| info.support.covers(request.shape()));
     let reports = runs
         .into_iter()
-        .map(|info| RouteReport::build(info, request, schedule, args.wormhole.model()))
+        .map(|info| RouteReport::build(info, request, schedule, models(args)))
         .collect::<Result<Vec<_>>>()?;
     if args.json {
         return json(&reports);
@@ -142,6 +145,15 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .map(|info| (info.name.to_string(), info.support.to_string()))
         .collect();
     Ok(text::comparison(&reports, &skipped))
+}
+
+/// The models of the route flags.
+fn models(args: &RouteArgs) -> Models {
+    Models {
+        wormhole: args.wormhole.model(),
+        control: args.control,
+        header: args.header,
+    }
 }
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String> {

@@ -13,13 +13,15 @@ use std::str::Lines;
 
 use anyhow::{Context, Result};
 use meshcast::algo::{AlgoInfo, Request};
-use meshcast::eval::{Metrics, Port, Steps, Timeline, Wormhole};
+use meshcast::contention::Contention;
+use meshcast::eval::{
+    circuit_switching_latency, cut_through_latency, CircuitSwitching, CutThrough, Metrics, Ports,
+    Steps, Timeline, Wormhole,
+};
 use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 use meshcast::topology::{Node, Shape};
 use serde::{Deserialize, Serialize};
-
-use crate::args::port_name;
 
 /// The `schema` value of every [`RouteReport`]; bumped when a field changes meaning or goes away.
 pub const ROUTE_SCHEMA: &str = "meshcast.route/1";
@@ -90,6 +92,52 @@ pub struct RouteReport {
     pub arrivals: Vec<ArrivalReport>,
 }
 
+/// The models a path- or unicast-based plan is measured under besides store-and-forward: the
+/// wormhole model, and circuit switching and virtual cut-through when their packet lengths are
+/// given (seed 001 §2.1.2.4). They share the start-up, the message length and the ports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Models {
+    /// The wormhole model.
+    pub wormhole: Wormhole,
+    /// Circuit switching's control packet length `L_c` in flits, if it is measured.
+    pub control: Option<u32>,
+    /// Virtual cut-through's header length `L_h` in flits, if it is measured.
+    pub header: Option<u32>,
+}
+
+impl From<Wormhole> for Models {
+    /// The wormhole model alone.
+    fn from(wormhole: Wormhole) -> Models {
+        Models {
+            wormhole,
+            control: None,
+            header: None,
+        }
+    }
+}
+
+impl Models {
+    fn circuit_switching(&self) -> Option<CircuitSwitching> {
+        let w = self.wormhole;
+        self.control.map(|control| CircuitSwitching {
+            startup: w.startup,
+            control,
+            length: w.length,
+            ports: w.ports,
+        })
+    }
+
+    fn cut_through(&self) -> Option<CutThrough> {
+        let w = self.wormhole;
+        self.header.map(|header| CutThrough {
+            startup: w.startup,
+            header,
+            length: w.length,
+            ports: w.ports,
+        })
+    }
+}
+
 /// The wormhole model (seed 001 eqs. 2.1.10–2.1.11): times in cycles, a flit crossing a channel
 /// in one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,17 +146,27 @@ pub struct WormholeReport {
     pub startup: u32,
     /// Message length in flits.
     pub length: u32,
-    /// `one` (a node's worms one after the other) or `all` (at once).
+    /// `one` (a node's worms one after the other), a number of ports `d` (`d` at a time) or
+    /// `all` (at once).
     pub port: String,
+    /// Circuit switching's control packet length in flits, when it is measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<u32>,
+    /// Virtual cut-through's header length in flits, when it is measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<u32>,
 }
 
 impl WormholeReport {
-    /// The report of `model`.
-    pub fn of(model: Wormhole) -> WormholeReport {
+    /// The report of `models`.
+    pub fn of(models: Models) -> WormholeReport {
+        let w = models.wormhole;
         WormholeReport {
-            startup: model.startup,
-            length: model.length,
-            port: port_name(model.port).to_string(),
+            startup: w.startup,
+            length: w.length,
+            port: w.ports.to_string(),
+            control: models.control,
+            header: models.header,
         }
     }
 }
@@ -120,7 +178,14 @@ impl fmt::Display for WormholeReport {
             f,
             "L = {} flits, start-up {} cycles, {}-port",
             self.length, self.startup, self.port
-        )
+        )?;
+        if let Some(control) = self.control {
+            write!(f, ", circuit-switching control packet {control} flits")?;
+        }
+        if let Some(header) = self.header {
+            write!(f, ", cut-through header {header} flits")?;
+        }
+        Ok(())
     }
 }
 
@@ -141,6 +206,24 @@ pub struct MetricsReport {
     pub wormhole_latency: Option<u32>,
     /// Message-passing steps under the wormhole model's port count (unicast-based plans only).
     pub steps: Option<u32>,
+    /// Channel contention of the steps (seed 002 Definitions 3–4; unicast-based plans only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionReport>,
+    /// Circuit-switching latency in cycles (seed 001 eq. 2.1.4), when `--control` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub circuit_switching_latency: Option<u32>,
+    /// Virtual cut-through latency in cycles (seed 001 eq. 2.1.5), when `--header` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_through_latency: Option<u32>,
+}
+
+/// Pairs of messages that share a channel (seed 002 Definitions 3–4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContentionReport {
+    /// Pairs sent in the same step.
+    pub stepwise: u32,
+    /// Pairs sent in different steps, neither preceding the other.
+    pub depth: u32,
 }
 
 /// One link of the tree.
@@ -205,20 +288,20 @@ pub fn schedule_name(schedule: Schedule) -> &'static str {
 
 impl RouteReport {
     /// Run `info` on `request` with `schedule` and report the result, measuring a path- or
-    /// unicast-based plan also under `wormhole`. Fails when the algorithm does not support the
+    /// unicast-based plan also under `models`. Fails when the algorithm does not support the
     /// topology, or (a library bug) when its plan does not validate.
     pub fn build(
         info: &AlgoInfo,
         request: &Request,
         schedule: Schedule,
-        wormhole: Wormhole,
+        models: Models,
     ) -> Result<RouteReport> {
         let shape = request.shape();
         let plan = schedule.apply(info.route(request)?, shape);
         plan.validate(shape, info.shortest_path)
             .with_context(|| format!("internal error: {} built an invalid plan", info.name))?;
         Ok(RouteReport::of_plan(
-            info.name, &plan, shape, schedule, wormhole,
+            info.name, &plan, shape, schedule, models,
         ))
     }
 
@@ -228,15 +311,24 @@ impl RouteReport {
         plan: &Plan,
         shape: &Shape,
         schedule: Schedule,
-        wormhole: Wormhole,
+        models: Models,
     ) -> RouteReport {
         let optimal = Schedule::Optimal.apply(plan.clone(), shape);
         let metrics = Metrics::of(plan, shape);
         let coords = |n: Node| shape.coords(n);
-        let worms =
-            (plan.kind() != PlanKind::Tree).then(|| Timeline::wormhole(plan, shape, wormhole));
+        let switched = plan.kind() != PlanKind::Tree;
+        let worms = switched.then(|| Timeline::wormhole(plan, shape, models.wormhole));
         let steps = (plan.kind() == PlanKind::Unicast)
-            .then(|| Steps::new(plan, shape, wormhole.port.into()));
+            .then(|| Steps::new(plan, shape, models.wormhole.ports));
+        let contention = steps.as_ref().map(|s| {
+            let c = Contention::under(plan, shape, s);
+            ContentionReport {
+                stepwise: c.stepwise,
+                depth: c.depth,
+            }
+        });
+        let circuit = models.circuit_switching().filter(|_| switched);
+        let cut_through = models.cut_through().filter(|_| switched);
         let timing = Timing {
             worms: worms.as_ref(),
             steps: steps.as_ref(),
@@ -249,7 +341,7 @@ impl RouteReport {
             algorithm: algorithm.to_string(),
             kind: kind_name(plan.kind()).to_string(),
             schedule: schedule_name(schedule).to_string(),
-            wormhole: worms.as_ref().map(|_| WormholeReport::of(wormhole)),
+            wormhole: worms.as_ref().map(|_| WormholeReport::of(models)),
             metrics: MetricsReport {
                 traffic: metrics.traffic,
                 additional_traffic: metrics.additional_traffic,
@@ -258,6 +350,11 @@ impl RouteReport {
                 optimal_one_port_time: Metrics::of(&optimal, shape).one_port_time,
                 wormhole_latency: worms.as_ref().map(|t| t.completion(plan)),
                 steps: steps.as_ref().map(|s| s.completion(plan)),
+                contention,
+                circuit_switching_latency: circuit
+                    .map(|model| circuit_switching_latency(plan, shape, model)),
+                cut_through_latency: cut_through
+                    .map(|model| cut_through_latency(plan, shape, model)),
             },
             links: links(plan, shape),
             sends: sends(plan, shape, timing),
@@ -267,7 +364,7 @@ impl RouteReport {
 }
 
 fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
-    let one = Timeline::new(plan, shape, Port::One);
+    let one = Timeline::new(plan, shape, Ports::One);
     let mut out = Vec::with_capacity(plan.traffic() as usize);
     for (i, send) in plan.sends().enumerate() {
         let mut at = send.from;
@@ -312,8 +409,8 @@ fn sends(plan: &Plan, shape: &Shape, timing: Timing) -> Vec<SendReport> {
 }
 
 fn arrivals(plan: &Plan, shape: &Shape, timing: Timing) -> Vec<ArrivalReport> {
-    let one = Timeline::new(plan, shape, Port::One);
-    let all = Timeline::new(plan, shape, Port::All);
+    let one = Timeline::new(plan, shape, Ports::One);
+    let all = Timeline::new(plan, shape, Ports::All);
     let reached = "a validated plan reaches every destination";
     plan.destinations()
         .iter()

@@ -1,11 +1,15 @@
 //! `meshcast reproduce`: the seeds' published figures against ours, as Markdown.
 //!
-//! Four sections, each computed live from validated plans:
+//! Six sections, each computed live from validated plans:
 //! * `worked`: every worked example of seeds 000 and 001 (`meshcast::experiment::worked`);
 //! * `malani`: seed 000 Tables 1–6 — 20×20 mesh and torus, K = 20…380, 100 runs per point;
 //! * `wang`: every §4.2 mean of seed 001 — 1000 runs per point, 10 destinations apart;
 //! * `wang-paths`: seed 001 §4.3 — XY-path against Lin under the wormhole model (L = 20 flits,
-//!   all-port, no start-up), 1000 runs per point.
+//!   all-port, no start-up), 1000 runs per point;
+//! * `seed002`: seed 002 Figure 5 node by node, and its step bound against our `multiport` with
+//!   d = 1…4 ports on the 16×16 mesh, 1000 runs per point ([`seed002`]);
+//! * `seed003`: seed 003 Figs. 6–7, average additional traffic of DP, MP, CP and QG on the 8×8×8
+//!   and 10×10×10 meshes, 1000 runs per point ([`seed003`]).
 //!
 //! The library holds the published numbers only. With `--write FILE` each section replaces the
 //! text between `<!-- meshcast reproduce: NAME -->` and `<!-- end -->` in FILE, so
@@ -16,7 +20,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use meshcast::algo;
-use meshcast::eval::{Port, Wormhole};
+use meshcast::eval::{Ports, Wormhole};
 use meshcast::experiment::published::{
     MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS, WANG_PATH_LENGTH, WANG_PATH_MEANS,
 };
@@ -24,6 +28,9 @@ use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep, SweepTally};
 use meshcast::experiment::worked::{Outcome, WORKED_EXAMPLES};
 use meshcast::schedule::Schedule;
+
+mod seed002;
+mod seed003;
 
 use crate::args::ReproduceArgs;
 use crate::output;
@@ -33,7 +40,7 @@ const QUICK_RUNS: u32 = 3;
 
 /// `meshcast reproduce`.
 pub fn run(args: &ReproduceArgs) -> Result<String> {
-    let (malani_runs, wang_runs) = if args.quick {
+    let (malani_runs, runs) = if args.quick {
         (QUICK_RUNS, QUICK_RUNS)
     } else {
         (100, 1000)
@@ -45,8 +52,10 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
     let sections = [
         (SECTIONS[0], worked_examples()?),
         (SECTIONS[1], malani(malani_runs, args.seed)?),
-        (SECTIONS[2], wang(wang_runs, args.seed)?),
-        (SECTIONS[3], wang_paths(wang_runs, args.seed)?),
+        (SECTIONS[2], wang(runs, args.seed)?),
+        (SECTIONS[3], wang_paths(runs, args.seed)?),
+        (SECTIONS[4], seed002::section(runs, args.seed)?),
+        (SECTIONS[5], seed003::section(runs, args.seed)?),
     ];
     match &args.write {
         Some(path) => {
@@ -68,7 +77,14 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
 }
 
 /// The marker names of the sections, in the order they are computed.
-const SECTIONS: [&str; 4] = ["worked", "malani", "wang", "wang-paths"];
+const SECTIONS: [&str; 6] = [
+    "worked",
+    "malani",
+    "wang",
+    "wang-paths",
+    "seed002",
+    "seed003",
+];
 
 /// The header of the worked-example table.
 const HEADER: &str = "\
@@ -123,6 +139,7 @@ fn sweep(topology: &str, algos: &[&str], ks: Vec<usize>, runs: u32, seed: u64) -
         seed,
         schedule: Schedule::Paper,
         wormhole: None,
+        params: Default::default(),
     })
 }
 
@@ -336,7 +353,7 @@ fn wang_paths(runs: u32, seed: u64) -> Result<String> {
         wormhole: Some(Wormhole {
             startup: 0,
             length: WANG_PATH_LENGTH,
-            port: Port::All,
+            ports: Ports::All,
         }),
         ..sweep(WANG_PATH_MEANS[0].topology, &algos, ks, runs, seed)?
     };
@@ -402,18 +419,15 @@ fn path_claims(tally: &SweepTally) -> String {
         };
         let below = |xy: f64, lin: f64| format!("{:.1}%", 100.0 * (1.0 - xy / lin));
         let ours = |a: usize| overall[a][metric as usize].summary().mean;
-        let diff = pairs[metric as usize].summary();
         let _ = writeln!(
             out,
-            "| {} | {} ({:.2} vs {:.2}) | {} | {:+.2} [{:.2}, {:.2}] |",
+            "| {} | {} ({:.2} vs {:.2}) | {} | {} |",
             metric_name(metric),
             below(published("xy-path"), published("lin")),
             published("xy-path"),
             published("lin"),
             below(ours(0), ours(1)),
-            diff.mean,
-            diff.ci_low,
-            diff.ci_high
+            signed_ci(&pairs[metric as usize].summary())
         );
     }
     out
@@ -429,6 +443,11 @@ fn metric_name(metric: Metric) -> String {
 
 fn with_ci(s: &Summary) -> String {
     format!("{:.2} ({:.2}–{:.2})", s.mean, s.ci_low, s.ci_high)
+}
+
+/// A paired difference: `+3.20 [2.70, 3.70]`.
+fn signed_ci(s: &Summary) -> String {
+    format!("{:+.2} [{:.2}, {:.2}]", s.mean, s.ci_low, s.ci_high)
 }
 
 /// `published / ours`, starred when the published value lies outside our CI.

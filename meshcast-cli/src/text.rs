@@ -110,7 +110,11 @@ pub fn route(r: &RouteReport) -> String {
         ("one-port time", Some(m.one_port_time)),
         ("all-port time", Some(m.all_port_time)),
         ("wormhole latency", m.wormhole_latency),
+        ("circuit switching", m.circuit_switching_latency),
+        ("cut-through", m.cut_through_latency),
         ("steps", m.steps),
+        ("stepwise contention", m.contention.map(|c| c.stepwise)),
+        ("depth contention", m.contention.map(|c| c.depth)),
     ];
     for (name, value) in metrics {
         if let Some(value) = value {

@@ -508,9 +508,16 @@ fn reproduction_doc_holds_the_live_worked_example_table() {
 fn reproduce_writes_between_markers() {
     let dir = tempfile::tempdir().unwrap();
     let doc = dir.path().join("R.md");
-    let markers = ["worked", "malani", "wang", "wang-paths"]
-        .map(|m| format!("<!-- meshcast reproduce: {m} -->\nold\n<!-- end -->\n"))
-        .join("prose\n");
+    let markers = [
+        "worked",
+        "malani",
+        "wang",
+        "wang-paths",
+        "seed002",
+        "seed003",
+    ]
+    .map(|m| format!("<!-- meshcast reproduce: {m} -->\nold\n<!-- end -->\n"))
+    .join("prose\n");
     std::fs::write(&doc, format!("intro\n{markers}outro\n")).unwrap();
     let path = doc.to_str().unwrap();
     let out = meshcast(&["reproduce", "--quick", "--write", path]);
@@ -526,7 +533,13 @@ fn reproduce_writes_between_markers() {
     assert!(text.contains("| 4.2.15 | mesh:10x10x10 |"));
     assert!(text.contains("| 4.3.1 | mesh:20x20 | 10…370 | xy-path | time (eq. 4.3.1) | 185.83 |"));
     assert!(text.contains("| time (eq. 4.3.1) | 47.9% (185.83 vs 356.39) |"));
-    assert_eq!(text.matches("<!-- end -->").count(), 4);
+    assert!(text.contains("| message-passing steps (two ports) | 2 | 2 | yes |"));
+    assert!(
+        text.contains("| 2 | 255 | 7 |"),
+        "seed 002 bound for d = 2, K = 255"
+    );
+    assert!(text.contains("seed 003 Fig. 7 (mesh:10x10x10)"));
+    assert_eq!(text.matches("<!-- end -->").count(), 6);
 
     std::fs::write(&doc, "no markers\n").unwrap();
     let out = meshcast(&["reproduce", "--quick", "--write", path]);
@@ -744,6 +757,9 @@ fn bad_wormhole_flags_are_usage_errors() {
         ("--length", "0"),
         ("--startup", "2000000"),
         ("--port", "two"),
+        ("--port", "0"),
+        ("--control", "2000000"),
+        ("--header", "x"),
     ] {
         let out = xy_path(&[flag, value]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
@@ -753,6 +769,61 @@ fn bad_wormhole_flags_are_usage_errors() {
             "{err}"
         );
     }
+}
+
+/// `--port d` is seed 002's d-port architecture: the multiport algorithm builds for it, steps and
+/// contention are counted with it; `--control` and `--header` add circuit switching and virtual
+/// cut-through under the same start-up, length and ports.
+#[test]
+fn d_ports_contention_and_switching_models_from_the_flags() {
+    let run = |algo: &str, extra: &[&str]| {
+        json(&meshcast(
+            &[&PATHS[..], &[algo, "--json", "--startup", "3"], extra].concat(),
+        ))
+    };
+    let separate = |port: &str| run("separate", &["--port", port])["metrics"]["steps"].clone();
+    // Six unicasts from the source: 6 steps on one port, 3 on two, 2 on three, 1 on all.
+    assert_eq!(
+        ["one", "2", "3", "all"].map(separate),
+        [6, 3, 2, 1].map(Value::from)
+    );
+    let r = run(
+        "multiport",
+        &["--port", "2", "--control", "4", "--header", "1"],
+    );
+    assert_eq!(r["wormhole"]["port"], "2");
+    assert_eq!(r["wormhole"]["control"], 4);
+    let m = &r["metrics"];
+    // Seed 002 Theorems 1–3: its plans are free of both kinds of contention.
+    assert_eq!(m["contention"]["stepwise"], 0);
+    assert_eq!(m["contention"]["depth"], 0);
+    // A one-flit header is the wormhole model; a control packet costs more per hop.
+    assert_eq!(m["cut_through_latency"], m["wormhole_latency"]);
+    assert!(m["circuit_switching_latency"].as_u64() > m["wormhole_latency"].as_u64());
+    let tree = run("dds", &["--control", "4"]);
+    assert!(tree["metrics"].get("circuit_switching_latency").is_none());
+    assert!(tree["metrics"].get("contention").is_none());
+
+    let text = stdout(&meshcast(
+        &[&PATHS[..], &["separate", "--port", "2", "--header", "2"]].concat(),
+    ));
+    assert_eq!(metric(&text, "steps"), 3);
+    assert!(text.contains("\nstepwise contention "), "{text}");
+    assert!(
+        text.contains("2-port, cut-through header 2 flits"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bad_threshold_names_the_flag_and_the_range() {
+    let out = meshcast(&[&PATHS[..], &["qg", "--td", "1.5"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        "error: --td: td = 1.5 is not allowed: a threshold in (0, 1], e.g. 0.5"
+    );
 }
 
 /// Separate addressing under one port: one unicast per step, listed with its step.

@@ -475,4 +475,20 @@ fn unicast_steps_are_swept_and_merged() {
     let merge = ["merge", &shards[0], &shards[1], "--out", &merged];
     assert_eq!(ok(meshcast(&merge, "2")), text);
     assert_eq!(read(&merged), csv);
+
+    // Two ports (seed 002's d-port architecture): K = 4 unicasts in 2 steps.
+    let two = path(dir.path(), "two.csv");
+    let d_port = [
+        ("--algos", "separate"),
+        ("--model", "wormhole"),
+        ("--port", "2"),
+    ];
+    sweep(&[&d_port[..], &[("--out", two.as_str())]].concat());
+    assert!(
+        read(&two).contains(
+            "\ntorus:5x4,random,paper,9,separate,,4,steps,steps,12,2.0,0.0,2.0,2.0,,,2\n"
+        ),
+        "{}",
+        read(&two)
+    );
 }

@@ -16,50 +16,67 @@
 //!
 //! The models never look at which algorithm made the plan.
 
+use std::fmt;
+use std::str::FromStr;
+
 use crate::error::InputError;
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
-/// How many ports a node may send on at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Port {
-    /// One send at a time (seed 001 eq. 2.1.9).
-    One,
-    /// All sends at once (seed 001 eq. 2.1.8).
-    All,
-}
-
-/// How many unicasts a node starts in one message-passing step. Seed 002 §2.1: in a *d-port*
-/// architecture "the local processor can send/receive multiple messages simultaneously"; with
-/// one port (d = 1) it sends them one after the other.
+/// How many sends a node starts at once: seed 001's one-port and all-port architectures
+/// (eqs. 2.1.8–2.1.9) and seed 002's *d-port* architecture (§2.1: "the local processor can
+/// send/receive multiple messages simultaneously"). Every model of this module takes it: a
+/// node's sends leave in its port order, each on the port that frees first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ports {
-    /// One send per step (the one-port architecture).
+    /// One send at a time (seed 001 eq. 2.1.9; the one-port architecture).
     One,
-    /// Up to `d` sends per step (seed 002's d-port architecture); `Multi(0)` counts as one port
+    /// Up to `d` sends at a time (seed 002's d-port architecture); `Multi(0)` counts as one port
     /// (a request refuses 0 ports before any algorithm runs, `algo::Params::check`).
     Multi(u32),
-    /// Every send of a node in the step after it receives the message (all-port).
+    /// Every send at once (seed 001 eq. 2.1.8).
     All,
 }
 
 impl Ports {
-    /// The step, counted from the first step after a node holds the message (0-based), in which
-    /// the node's `i`-th send (0-based, in its port order) leaves: `i`, `⌊i/d⌋` or 0.
-    pub fn slot(self, i: u32) -> u32 {
+    /// The number of ports, `None` for all-port.
+    pub fn count(self) -> Option<u32> {
         match self {
-            Ports::One => i,
-            Ports::Multi(d) => i / d.max(1),
-            Ports::All => 0,
+            Ports::One => Some(1),
+            Ports::Multi(d) => Some(d.max(1)),
+            Ports::All => None,
         }
     }
 }
 
-impl From<Port> for Ports {
-    fn from(port: Port) -> Ports {
-        match port {
-            Port::One => Ports::One,
-            Port::All => Ports::All,
+/// `one`, `all` or the number of ports `d`: how `--port` and the reports spell it.
+impl fmt::Display for Ports {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ports::One => f.write_str("one"),
+            Ports::Multi(d) => write!(f, "{d}"),
+            Ports::All => f.write_str("all"),
+        }
+    }
+}
+
+/// Parses what [`Ports`]' `Display` writes: `one`, `all`, or a number of ports `d ≥ 1` (`1` is
+/// `one`).
+impl FromStr for Ports {
+    type Err = InputError;
+
+    fn from_str(s: &str) -> Result<Ports, InputError> {
+        match s.trim() {
+            "one" | "1" => Ok(Ports::One),
+            "all" => Ok(Ports::All),
+            d => match d.parse::<u32>() {
+                Ok(d) if d >= 1 => Ok(Ports::Multi(d)),
+                _ => Err(InputError::Setting {
+                    name: "port",
+                    value: s.to_string(),
+                    allowed: "one, all, or a number of ports d ≥ 1",
+                }),
+            },
         }
     }
 }
@@ -74,8 +91,9 @@ pub struct Wormhole {
     pub startup: u32,
     /// Message length `L` in flits (seed 001 §4.3: 20; seed 003: 64).
     pub length: u32,
-    /// One worm at a time per node, or all at once (seed 001 §4.3 assumes all-port).
-    pub port: Port,
+    /// One worm at a time per node, `d` at a time, or all at once (seed 001 §4.3 assumes
+    /// all-port).
+    pub ports: Ports,
 }
 
 /// Wormhole latency of a valid plan: the time the last destination holds the whole message.
@@ -83,12 +101,12 @@ pub struct Wormhole {
 /// A worm's path is counted along the plan: a destination `j` hops down a worm sent by the
 /// source is reached at `startup + j + L` — eq. 2.1.11's `max(lᵢ) + L` plus the start-up. A node
 /// that forwards the message (a chain of worms) sends once it holds it all, so each worm of a
-/// chain adds its own start-up, hops and `L`. Under [`Port::One`] a node's worms leave one after
+/// chain adds its own start-up, hops and `L`. Under [`Ports::One`] a node's worms leave one after
 /// the other, each `startup + L` after the previous (its tail must leave first); under
-/// [`Port::All`] they leave together.
+/// [`Ports::Multi`]`(d)` `d` at a time; under [`Ports::All`] together.
 ///
 /// ```
-/// use meshcast::eval::{wormhole_latency, Port, Wormhole};
+/// use meshcast::eval::{wormhole_latency, Ports, Wormhole};
 /// use meshcast::plan::{Hop, Plan, PlanKind};
 /// use meshcast::topology::Shape;
 /// let s: Shape = "mesh:4x4".parse().unwrap();
@@ -98,9 +116,9 @@ pub struct Wormhole {
 /// let mut plan = Plan::new(PlanKind::Path, n(&[0, 0]), vec![n(&[1, 0]), n(&[2, 0]), n(&[0, 1])]);
 /// plan.push_send(n(&[0, 0]), [drop(&[1, 0]), drop(&[2, 0])]);
 /// plan.push_send(n(&[0, 0]), [drop(&[0, 1])]);
-/// let all = Wormhole { startup: 5, length: 20, port: Port::All };
+/// let all = Wormhole { startup: 5, length: 20, ports: Ports::All };
 /// assert_eq!(wormhole_latency(&plan, &s, all), 5 + 2 + 20);
-/// let one = Wormhole { port: Port::One, ..all };
+/// let one = Wormhole { ports: Ports::One, ..all };
 /// assert_eq!(wormhole_latency(&plan, &s, one), (5 + 20) + 5 + 1 + 20);
 /// ```
 pub fn wormhole_latency(plan: &Plan, shape: &Shape, model: Wormhole) -> u32 {
@@ -112,7 +130,7 @@ pub fn wormhole_latency(plan: &Plan, shape: &Shape, model: Wormhole) -> u32 {
 ///
 /// Wormhole routing is distance-insensitive, so every send takes one step however long its
 /// route: a node that holds the message at step `t` sends its `i`-th message (0-based, in its
-/// port order) in step `t + 1 + ports.slot(i)` — one per step, `d` per step, or all at once —
+/// port order) in step `t + 1 + ⌊i/d⌋` — one per step (`d = 1`), `d` per step, or all at once —
 /// and every node that send leaves a copy at holds the message from that step on. The source
 /// holds it at step 0. Sends that share a channel are counted as if they did not delay each
 /// other; [`crate::contention`] counts where they would. [`Steps`] gives the step of every send.
@@ -151,10 +169,10 @@ pub struct Timeline {
 const NEVER: u32 = u32::MAX;
 
 impl Timeline {
-    /// Play `plan` (which must be valid for `shape`) store-and-forward under `port`: a send
+    /// Play `plan` (which must be valid for `shape`) store-and-forward under `ports`: a send
     /// holds its sender's port for one hop, and the message arrives one hop at a time.
-    pub fn new(plan: &Plan, shape: &Shape, port: Port) -> Timeline {
-        Timeline::play(plan, shape, port, 1, 0)
+    pub fn new(plan: &Plan, shape: &Shape, ports: Ports) -> Timeline {
+        Timeline::play(plan, shape, ports, 1, 0)
     }
 
     /// Play `plan` (which must be valid for `shape`) under the wormhole `model`: a send holds
@@ -162,36 +180,17 @@ impl Timeline {
     /// holds the whole message `startup + j + L` after the send starts (seed 001 eq. 2.1.10).
     pub fn wormhole(plan: &Plan, shape: &Shape, model: Wormhole) -> Timeline {
         let busy = model.startup.saturating_add(model.length);
-        Timeline::play(plan, shape, model.port, busy, busy)
+        Timeline::play(plan, shape, model.ports, busy, busy)
     }
 
-    /// Under one-port a node's `i`-th send starts `i · gap` after the node holds the message
-    /// (under all-port, at once); hop `j` (0-based) of a send arrives `delay + j + 1` after it
-    /// starts.
-    fn play(plan: &Plan, shape: &Shape, port: Port, gap: u32, delay: u32) -> Timeline {
-        let mut held = vec![NEVER; shape.len()];
-        let mut sent = vec![0u32; shape.len()];
-        held[plan.source().index()] = 0;
-        let send_start = plan
-            .sends()
-            .map(|send| {
-                let v = send.from.index();
-                let start = match port {
-                    Port::One => held[v].saturating_add(sent[v].saturating_mul(gap)),
-                    Port::All => held[v],
-                };
-                sent[v] += 1;
-                for (j, hop) in send.hops.iter().enumerate() {
-                    if hop.drop {
-                        held[hop.node.index()] = start.saturating_add(delay + j as u32 + 1);
-                    }
-                }
-                start
-            })
-            .collect();
+    /// A send holds its sender's port for `gap`; hop `j` (0-based) of a send arrives
+    /// `delay + j + 1` after it starts.
+    fn play(plan: &Plan, shape: &Shape, ports: Ports, gap: u32, delay: u32) -> Timeline {
+        let arrive = |_, j: u32| delay.saturating_add(j);
+        let played = Playback::of(plan, shape, ports, |_| gap, arrive);
         Timeline {
-            send_start,
-            held,
+            send_start: played.send_start,
+            held: played.held,
             delay,
         }
     }
@@ -227,24 +226,14 @@ pub struct Steps {
 }
 
 impl Steps {
-    /// Play `plan` (which must be valid for `shape`) step by step under `ports`.
+    /// Play `plan` (which must be valid for `shape`) step by step under `ports`: a send keeps
+    /// its port for one step and its copies are held from the step it is sent in.
     pub fn new(plan: &Plan, shape: &Shape, ports: Ports) -> Steps {
-        let mut held = vec![NEVER; shape.len()];
-        let mut sent = vec![0u32; shape.len()];
-        held[plan.source().index()] = 0;
-        let send_step = plan
-            .sends()
-            .map(|send| {
-                let v = send.from.index();
-                let step = held[v].saturating_add(1 + ports.slot(sent[v]));
-                sent[v] += 1;
-                for hop in send.hops.iter().filter(|h| h.drop) {
-                    held[hop.node.index()] = step;
-                }
-                step
-            })
-            .collect();
-        Steps { send_step, held }
+        let played = Playback::of(plan, shape, ports, |_| 1, |_, _| 1);
+        Steps {
+            send_step: played.send_start.iter().map(|&t| t + 1).collect(),
+            held: played.held,
+        }
     }
 
     /// Given steps: `steps[i]` is the step (1-based) of send `i` of `plan` (valid for `shape`),
@@ -315,8 +304,8 @@ impl Metrics {
         Metrics {
             traffic,
             additional_traffic: traffic.saturating_sub(plan.destinations().len() as u32),
-            one_port_time: Timeline::new(plan, shape, Port::One).completion(plan),
-            all_port_time: Timeline::new(plan, shape, Port::All).completion(plan),
+            one_port_time: Timeline::new(plan, shape, Ports::One).completion(plan),
+            all_port_time: Timeline::new(plan, shape, Ports::All).completion(plan),
         }
     }
 }
@@ -333,8 +322,8 @@ pub struct CircuitSwitching {
     pub control: u32,
     /// Message length `L` in flits.
     pub length: u32,
-    /// Under [`Port::One`] a node's next send waits until its circuit is released.
-    pub port: Port,
+    /// Under [`Ports::One`] a node's next send waits until its circuit is released.
+    pub ports: Ports,
 }
 
 /// Virtual cut-through (seed 001 eq. 2.1.5, `(L_h/B)·D + L/B`), in cycles: each node reads the
@@ -349,8 +338,8 @@ pub struct CutThrough {
     pub header: u32,
     /// Message length `L` in flits.
     pub length: u32,
-    /// Under [`Port::One`] a node's next send leaves `startup + L` after the previous one.
-    pub port: Port,
+    /// Under [`Ports::One`] a node's next send leaves `startup + L` after the previous one.
+    pub ports: Ports,
 }
 
 /// Circuit-switching latency of a valid plan: the time the last destination holds the message.
@@ -359,14 +348,14 @@ pub struct CutThrough {
 /// (a chain of sends) sets up its circuits once it holds the whole message.
 ///
 /// ```
-/// use meshcast::eval::{circuit_switching_latency, CircuitSwitching, Port};
+/// use meshcast::eval::{circuit_switching_latency, CircuitSwitching, Ports};
 /// use meshcast::plan::{Hop, Plan, PlanKind};
 /// use meshcast::topology::Shape;
 /// let s: Shape = "mesh:4x4".parse().unwrap();
 /// let n = |c: &[u32]| s.node(c).unwrap();
 /// let mut plan = Plan::new(PlanKind::Unicast, n(&[0, 0]), vec![n(&[2, 0])]);
 /// plan.push_send(n(&[0, 0]), [Hop { node: n(&[1, 0]), drop: false }, Hop { node: n(&[2, 0]), drop: true }]);
-/// let cs = CircuitSwitching { startup: 5, control: 4, length: 20, port: Port::All };
+/// let cs = CircuitSwitching { startup: 5, control: 4, length: 20, ports: Ports::All };
 /// assert_eq!(circuit_switching_latency(&plan, &s, cs), 5 + 4 * 2 + 20);
 /// ```
 pub fn circuit_switching_latency(plan: &Plan, shape: &Shape, model: CircuitSwitching) -> u32 {
@@ -376,13 +365,13 @@ pub fn circuit_switching_latency(plan: &Plan, shape: &Shape, model: CircuitSwitc
             .saturating_add(model.control.saturating_mul(hops))
             .saturating_add(model.length)
     };
-    switched_completion(plan, shape, model.port, circuit, |hops, _| circuit(hops))
+    switched_completion(plan, shape, model.ports, circuit, |hops, _| circuit(hops))
 }
 
 /// Virtual cut-through latency of a valid plan: the time the last destination holds the message.
 ///
 /// ```
-/// use meshcast::eval::{cut_through_latency, CutThrough, Port};
+/// use meshcast::eval::{cut_through_latency, CutThrough, Ports};
 /// use meshcast::plan::{Hop, Plan, PlanKind};
 /// use meshcast::topology::Shape;
 /// let s: Shape = "mesh:4x4".parse().unwrap();
@@ -390,43 +379,78 @@ pub fn circuit_switching_latency(plan: &Plan, shape: &Shape, model: CircuitSwitc
 /// let mut plan = Plan::new(PlanKind::Path, n(&[0, 0]), vec![n(&[1, 0]), n(&[3, 0])]);
 /// let drop = |c: &[u32], drop| Hop { node: n(c), drop };
 /// plan.push_send(n(&[0, 0]), [drop(&[1, 0], true), drop(&[2, 0], false), drop(&[3, 0], true)]);
-/// let vct = CutThrough { startup: 5, header: 2, length: 20, port: Port::All };
+/// let vct = CutThrough { startup: 5, header: 2, length: 20, ports: Ports::All };
 /// assert_eq!(cut_through_latency(&plan, &s, vct), 5 + 2 * 3 + 20);
 /// ```
 pub fn cut_through_latency(plan: &Plan, shape: &Shape, model: CutThrough) -> u32 {
     let busy = model.startup.saturating_add(model.length);
     let arrive = |_, j: u32| busy.saturating_add(model.header.saturating_mul(j));
-    switched_completion(plan, shape, model.port, |_| busy, arrive)
+    switched_completion(plan, shape, model.ports, |_| busy, arrive)
 }
 
 /// The completion time of `plan` when a send of `n` hops keeps its sender's port busy for
-/// `busy(n)` (one-port) and the node `j` hops down it holds the message `arrive(n, j)` after the
-/// send starts.
+/// `busy(n)` and the node `j` hops down it holds the message `arrive(n, j)` after it starts.
 fn switched_completion(
     plan: &Plan,
     shape: &Shape,
-    port: Port,
+    ports: Ports,
     busy: impl Fn(u32) -> u32,
     arrive: impl Fn(u32, u32) -> u32,
 ) -> u32 {
-    let mut held = vec![NEVER; shape.len()];
-    let mut free = vec![0u32; shape.len()];
-    held[plan.source().index()] = 0;
-    for send in plan.sends() {
-        let v = send.from.index();
-        let hops = send.hops.len() as u32;
-        let start = match port {
-            Port::One => held[v].max(free[v]),
-            Port::All => held[v],
-        };
-        free[v] = start.saturating_add(busy(hops));
-        for (j, hop) in send.hops.iter().enumerate() {
-            if hop.drop {
-                held[hop.node.index()] = start.saturating_add(arrive(hops, j as u32 + 1));
-            }
-        }
+    last_destination(&Playback::of(plan, shape, ports, busy, arrive).held, plan)
+}
+
+/// A plan played out under a port model: when every send starts and every node first holds the
+/// message. The one piece of timing every model of this module shares.
+struct Playback {
+    send_start: Vec<u32>,
+    held: Vec<u32>,
+}
+
+impl Playback {
+    /// Play a valid `plan`: the source holds the message at 0; a node's sends start in plan
+    /// order, each once the node holds the message and on the port that frees first (under
+    /// all-port, at once); a send of `n` hops keeps its port for `busy(n)`, and the node `j`
+    /// (1-based) hops down it holds the message `arrive(n, j)` after the send starts.
+    fn of(
+        plan: &Plan,
+        shape: &Shape,
+        ports: Ports,
+        busy: impl Fn(u32) -> u32,
+        arrive: impl Fn(u32, u32) -> u32,
+    ) -> Playback {
+        // More ports than sends change nothing, so a huge d costs no memory.
+        let width = ports
+            .count()
+            .map_or(0, |d| d.min(plan.send_count().max(1) as u32) as usize);
+        let mut free = vec![0u32; shape.len() * width];
+        let mut held = vec![NEVER; shape.len()];
+        held[plan.source().index()] = 0;
+        let send_start = plan
+            .sends()
+            .map(|send| {
+                let v = send.from.index();
+                let hops = send.hops.len() as u32;
+                let port = &mut free[v * width..(v + 1) * width];
+                let start = match port.iter_mut().min() {
+                    Some(first_free) => {
+                        let start = held[v].max(*first_free);
+                        *first_free = start.saturating_add(busy(hops));
+                        start
+                    }
+                    None => held[v],
+                };
+                for (j, hop) in send.hops.iter().enumerate() {
+                    if hop.drop {
+                        let at = start.saturating_add(arrive(hops, j as u32 + 1));
+                        held[hop.node.index()] = at;
+                    }
+                }
+                start
+            })
+            .collect();
+        Playback { send_start, held }
     }
-    last_destination(&held, plan)
 }
 
 /// When `node` first holds the message, from a per-node table where [`NEVER`] means never.
@@ -465,7 +489,7 @@ mod tests {
         assert_eq!(m.additional_traffic, 2);
         assert_eq!(m.all_port_time, 3);
         assert_eq!(m.one_port_time, 4);
-        let t = Timeline::new(&p, &s, Port::One);
+        let t = Timeline::new(&p, &s, Ports::One);
         assert_eq!(t.arrival(n(&[2, 0])), Some(2));
         assert_eq!(t.hop_time(2, 0), 3);
         assert_eq!(t.arrival(n(&[3, 3])), None);
@@ -484,7 +508,7 @@ mod tests {
         let model = Wormhole {
             startup: 3,
             length: 10,
-            port: Port::All,
+            ports: Ports::All,
         };
         let t = Timeline::wormhole(&p, &s, model);
         assert_eq!(t.arrival(n(&[1, 0])), Some(3 + 1 + 10));
@@ -494,7 +518,7 @@ mod tests {
         let zero = Wormhole {
             startup: 0,
             length: 0,
-            port: Port::One,
+            ports: Ports::One,
         };
         let saf = Metrics::of(&p, &s);
         assert_eq!(wormhole_latency(&p, &s, zero), saf.all_port_time);
@@ -521,14 +545,14 @@ mod tests {
             startup: 2,
             control: 5,
             length: 10,
-            port: Port::All,
+            ports: Ports::All,
         };
         // (3,0) at 2 + 5·3 + 10 = 27; (3,2) a second circuit later: 27 + 2 + 5·2 + 10.
         assert_eq!(circuit_switching_latency(&p, &s, all), 27 + 22);
         // One-port: the source's second circuit waits for the first (27) and ends at 44; the
         // chain from (3,0) still ends at 49.
         let one = CircuitSwitching {
-            port: Port::One,
+            ports: Ports::One,
             ..all
         };
         assert_eq!(circuit_switching_latency(&p, &s, one), 49);
@@ -541,6 +565,62 @@ mod tests {
         assert_eq!(circuit_switching_latency(&p, &s, short), 24);
     }
 
+    /// Two ports: the source's two circuits of the chain leave together; a third would wait for
+    /// the port that frees first, not for the second.
+    #[test]
+    fn d_ports_start_each_send_on_the_port_that_frees_first() {
+        let (s, p) = chain();
+        let n = |c: &[u32]| s.node(c).unwrap();
+        let two = CircuitSwitching {
+            startup: 2,
+            control: 5,
+            length: 10,
+            ports: Ports::Multi(2),
+        };
+        let all = CircuitSwitching {
+            ports: Ports::All,
+            ..two
+        };
+        assert_eq!(
+            circuit_switching_latency(&p, &s, two),
+            circuit_switching_latency(&p, &s, all)
+        );
+        // A third circuit from the source, through (0,1) to (0,2).
+        let mut q = Plan::new(
+            PlanKind::Path,
+            p.source(),
+            [p.destinations(), &[n(&[0, 2])]].concat(),
+        );
+        for send in p.sends() {
+            q.push_send(send.from, send.hops.iter().copied());
+        }
+        let hop = |c: &[u32], drop| Hop { node: n(c), drop };
+        q.push_send(n(&[0, 0]), [hop(&[0, 1], false), hop(&[0, 2], true)]);
+        // Two ports: the (0,1) circuit frees its port at 2 + 5 + 10 = 17, before the (3,0) one
+        // (27), so the third starts at 17 and ends at 17 + 2 + 5·2 + 10 = 39, inside the chain's 49.
+        assert_eq!(circuit_switching_latency(&q, &s, two), 49);
+        // One port: it waits for both others, 27 + 17 = 44, and ends at 44 + 22 = 66.
+        let one = CircuitSwitching {
+            ports: Ports::One,
+            ..two
+        };
+        assert_eq!(circuit_switching_latency(&q, &s, one), 66);
+        let steps = Steps::new(&q, &s, Ports::Multi(2));
+        assert_eq!((0..3).map(|i| steps.send(i)).collect::<Vec<_>>(), [1, 1, 2]);
+    }
+
+    #[test]
+    fn ports_are_spelled_and_parsed_alike() {
+        for ports in [Ports::One, Ports::Multi(3), Ports::All] {
+            assert_eq!(ports.to_string().parse::<Ports>().unwrap(), ports);
+        }
+        assert_eq!("1".parse::<Ports>().unwrap(), Ports::One);
+        for bad in ["0", "two", "-1", ""] {
+            let e = bad.parse::<Ports>().unwrap_err().to_string();
+            assert!(e.contains("one, all, or a number of ports"), "{bad}: {e}");
+        }
+    }
+
     #[test]
     fn cut_through_pays_the_header_per_hop() {
         let (s, p) = chain();
@@ -548,7 +628,7 @@ mod tests {
             startup: 2,
             header: 4,
             length: 10,
-            port: Port::All,
+            ports: Ports::All,
         };
         // (3,0) at 2 + 4·3 + 10 = 24, then 24 + 2 + 4·2 + 10 = 44.
         assert_eq!(cut_through_latency(&p, &s, vct), 44);
@@ -564,23 +644,23 @@ mod tests {
             .filter(|a| a.support.covers(req.shape()))
         {
             let plan = info.route(&req).unwrap();
-            for port in [Port::One, Port::All] {
+            for ports in [Ports::One, Ports::Multi(2), Ports::All] {
                 let vct = CutThrough {
                     startup: 3,
                     header: 1,
                     length: 7,
-                    port,
+                    ports,
                 };
                 let wh = Wormhole {
                     startup: 3,
                     length: 7,
-                    port,
+                    ports,
                 };
                 let (a, b) = (
                     cut_through_latency(&plan, req.shape(), vct),
                     wormhole_latency(&plan, req.shape(), wh),
                 );
-                assert_eq!(a, b, "{} {port:?}", info.name);
+                assert_eq!(a, b, "{} {ports:?}", info.name);
             }
         }
     }

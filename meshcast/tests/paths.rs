@@ -2,7 +2,7 @@
 //! properties of worms that the general property tests do not see (channel networks, ports).
 
 use meshcast::algo::Request;
-use meshcast::eval::{wormhole_latency, Port, Wormhole};
+use meshcast::eval::{wormhole_latency, Ports, Wormhole};
 use meshcast::plan::{Plan, Send};
 use meshcast::route::hamiltonian::Snake;
 use meshcast::topology::{Kind, Node, Shape};
@@ -117,7 +117,7 @@ fn latency_4_3(plan: &Plan, shape: &Shape) -> u32 {
     let model = Wormhole {
         startup: 0,
         length: 20,
-        port: Port::All,
+        ports: Ports::All,
     };
     wormhole_latency(plan, shape, model)
 }

@@ -7,12 +7,11 @@ use std::collections::BTreeSet;
 
 use meshcast::algo::path::qg::{weight, Grouping};
 use meshcast::algo::{self, Params, Request};
-use meshcast::eval::{wormhole_latency, Port, Timeline, Wormhole};
+use meshcast::eval::{wormhole_latency, Ports, Timeline, Wormhole};
 use meshcast::experiment::seed003::{ADDITIONAL_TRAFFIC, SIMULATION, TABLE_1, TABLE_1_TOPOLOGY};
-use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
+use meshcast::experiment::sweep::{Metric, Shard, Sweep};
 use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::Plan;
-use meshcast::schedule::Schedule;
 use meshcast::topology::{Kind, Node, Shape};
 use proptest::prelude::*;
 use rand::RngExt;
@@ -21,11 +20,11 @@ use crate::properties::request;
 use crate::run;
 
 /// Seed 003's wormhole model: 33-cycle start-up, 64-flit messages, a flit per cycle per channel.
-fn seed_003_model(port: Port) -> Wormhole {
+fn seed_003_model(ports: Ports) -> Wormhole {
     Wormhole {
         startup: SIMULATION.startup,
         length: SIMULATION.length,
-        port,
+        ports,
     }
 }
 
@@ -114,7 +113,7 @@ fn qg_figs_3_to_5_two_message_passing_steps() {
     );
     // Two start-ups and two message lengths, plus 28 hops down the slowest chain of worms.
     assert_eq!(
-        wormhole_latency(&plan, req.shape(), seed_003_model(Port::All)),
+        wormhole_latency(&plan, req.shape(), seed_003_model(Ports::All)),
         2 * (33 + 64) + 28
     );
 }
@@ -198,7 +197,7 @@ fn mean_cv(shape: &Shape, name: &str, k: usize, runs: u32) -> f64 {
         let dests = random_destinations(shape, source, k, &mut rng).unwrap();
         let req = Request::new(shape.clone(), source, dests).unwrap();
         let plan = info.route(&req).unwrap();
-        let timeline = Timeline::wormhole(&plan, shape, seed_003_model(Port::One));
+        let timeline = Timeline::wormhole(&plan, shape, seed_003_model(Ports::One));
         let times: Vec<f64> = req
             .destinations()
             .iter()
@@ -330,34 +329,16 @@ proptest! {
     }
 }
 
-/// A sweep of DP, MP, CP and QG on `topology` with random sources (every node of seed 003's
-/// simulation sends), common random numbers.
-fn traffic_sweep(topology: &str, ks: &[usize], runs: u32) -> Sweep {
-    Sweep {
-        shape: topology.parse().unwrap(),
-        placement: Placement::Random,
-        algorithms: ["dual-path", "multi-path", "column-path", "qg"]
-            .map(|n| algo::find(n).unwrap())
-            .to_vec(),
-        ks: ks.to_vec(),
-        runs,
-        seed: 2007,
-        schedule: Schedule::Paper,
-        wormhole: None,
-    }
-}
-
 /// The paired differences of average additional traffic, `other − QG`, per K: their 95%
 /// confidence intervals, for DP, MP and CP in that order.
 fn differences_to_qg(sweep: &Sweep) -> Vec<[(f64, f64); 3]> {
     let tally = sweep.run(Shard::WHOLE, &|_| {}).unwrap();
-    // Pairs (a, b), a < b, in sweep order: (DP,QG) is 2, (MP,QG) 4, (CP,QG) 5.
     tally
         .points
         .iter()
         .map(|p| {
-            [2, 4, 5].map(|i| {
-                let s = p.pairs[i][Metric::AdditionalTraffic as usize].summary();
+            [0, 1, 2].map(|a| {
+                let s = p.pair(a, 3)[Metric::AdditionalTraffic as usize].summary();
                 (s.ci_low, s.ci_high)
             })
         })
@@ -376,7 +357,10 @@ fn check_figs_6_7(ks: &[usize], runs: u32) {
             .copied()
             .filter(|k| ks.contains(k))
             .collect();
-        let sweep = traffic_sweep(claim.topology, &ks, runs);
+        let sweep = Sweep {
+            ks: ks.clone(),
+            ..claim.sweep(runs, 2007).unwrap()
+        };
         for (k, [dp, mp, cp]) in ks.iter().zip(differences_to_qg(&sweep)) {
             let at = format!("{} K={k}", claim.figure);
             assert!(dp.0 > 0.0, "{at}: DP − QG {dp:?}");

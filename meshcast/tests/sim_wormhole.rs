@@ -2,7 +2,7 @@
 //! and the static wormhole model, refusals, conservation and determinism under traffic.
 
 use meshcast::algo::{self, Params, Request};
-use meshcast::eval::{wormhole_latency, Port, Wormhole};
+use meshcast::eval::{wormhole_latency, Ports, Wormhole};
 use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::{Hop, Plan, PlanKind};
 use meshcast::route::dimension_ordered;
@@ -85,9 +85,9 @@ fn shares_a_channel(plan: &Plan) -> bool {
 }
 
 /// A single multicast in an empty network takes exactly the static wormhole model's latency
-/// (seed 001 eq. 2.1.10, `eval::wormhole_latency`), one-port with one injection channel and
-/// all-port with as many as the busiest sender needs, whenever no two of its sends share a
-/// channel; and never less when some do (they can only delay each other).
+/// (seed 001 eq. 2.1.10, `eval::wormhole_latency`) under `d` ports with `d` injection channels
+/// (1, 2, 3, and all-port with as many as the busiest sender needs), whenever no two of its sends
+/// share a channel; and never less when some do (they can only delay each other).
 #[test]
 fn a_lone_multicast_takes_the_static_wormhole_latency() {
     let mut rng = seeded(5);
@@ -122,7 +122,13 @@ fn a_lone_multicast_takes_the_static_wormhole_latency() {
             for &name in algos {
                 let plan = algo::find(name).unwrap().route(&req).unwrap();
                 let exclusive = !shares_a_channel(&plan);
-                for (port, ports) in [(Port::One, 1), (Port::All, most_sends(&plan, shape.len()))] {
+                let most = most_sends(&plan, shape.len());
+                for (model_ports, ports) in [
+                    (Ports::One, 1),
+                    (Ports::Multi(2), 2),
+                    (Ports::Multi(3), 3),
+                    (Ports::All, most),
+                ] {
                     let router = Router {
                         vcs: 4,
                         buffer: 2,
@@ -138,14 +144,14 @@ fn a_lone_multicast_takes_the_static_wormhole_latency() {
                         Wormhole {
                             startup: 33,
                             length: 16,
-                            port,
+                            ports: model_ports,
                         },
                     ));
                     if exclusive {
-                        assert_eq!(run.completion, model, "{name} {topology} {port:?}");
+                        assert_eq!(run.completion, model, "{name} {topology} {model_ports:?}");
                         compared += 1;
                     } else {
-                        assert!(run.completion >= model, "{name} {topology} {port:?}");
+                        assert!(run.completion >= model, "{name} {topology} {model_ports:?}");
                     }
                 }
             }

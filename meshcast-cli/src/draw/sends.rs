@@ -123,7 +123,7 @@ pub fn worm_summary(i: usize, s: &SendReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use meshcast::eval::{Port, Wormhole};
+    use meshcast::eval::{Ports, Wormhole};
     use meshcast::plan::{Hop, Plan, PlanKind};
     use meshcast::schedule::Schedule;
     use meshcast::topology::Shape;
@@ -140,9 +140,9 @@ mod tests {
         let model = Wormhole {
             startup: 0,
             length: 20,
-            port: Port::All,
+            ports: Ports::All,
         };
-        RouteReport::of_plan("test", &plan, shape, Schedule::Paper, model)
+        RouteReport::of_plan("test", &plan, shape, Schedule::Paper, model.into())
     }
 
     #[test]

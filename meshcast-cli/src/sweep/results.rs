@@ -18,7 +18,6 @@ use serde::Serialize;
 
 use super::settings::placement_name;
 use super::tally_file::{measured, pair_names};
-use crate::args::port_name;
 use crate::output;
 use crate::plot::{self, Curve, Panel};
 use crate::report::{schedule_name, WormholeReport};
@@ -55,7 +54,7 @@ pub fn heading(metric: Metric) -> String {
 
 /// `L = 20 flits, start-up 0 cycles, all-port`.
 pub fn model_text(w: Wormhole) -> String {
-    WormholeReport::of(w).to_string()
+    WormholeReport::of(w.into()).to_string()
 }
 
 /// One statistic: a row of the CSV file, an element of the JSON array.
@@ -93,8 +92,9 @@ pub struct Record {
     pub length: Option<u32>,
     /// Wormhole latency records: the start-up latency in cycles; empty (null) otherwise.
     pub startup: Option<u32>,
-    /// Wormhole latency and steps records: `one` or `all`; empty (null) otherwise.
-    pub port: Option<&'static str>,
+    /// Wormhole latency and steps records: `one`, `all` or a number of ports; empty (null)
+    /// otherwise.
+    pub port: Option<String>,
 }
 
 /// Every record of the sweep: per K (ascending), then the overall mean; within each, the
@@ -146,7 +146,7 @@ pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
                     ci_high: finite(s.ci_high),
                     length: model.map(|w| w.length),
                     startup: model.map(|w| w.startup),
-                    port: ports.map(|w| port_name(w.port)),
+                    port: ports.map(|w| w.ports.to_string()),
                 });
             }
         }
@@ -314,6 +314,7 @@ mod tests {
             seed: 5,
             schedule: Schedule::Optimal,
             wormhole: None,
+            params: Default::default(),
         }
     }
 

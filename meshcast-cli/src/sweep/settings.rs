@@ -8,15 +8,15 @@
 use std::collections::BTreeSet;
 
 use anyhow::{anyhow, bail, Context, Result};
-use meshcast::algo::{self, AlgoInfo, REGISTRY};
-use meshcast::eval::{Port, Wormhole};
+use meshcast::algo::{self, AlgoInfo, Params, REGISTRY};
+use meshcast::eval::{Ports, Wormhole};
 use meshcast::experiment::sweep::{Placement, Sweep};
 use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{port_name, ModelArg, PlacementArg, ScheduleArg, SweepArgs};
+use crate::args::{algo_params, ModelArg, PlacementArg, SweepArgs};
 use crate::report::schedule_name;
 
 /// The most destination counts one sweep takes (a guard against `--k 1:4000000000`).
@@ -48,10 +48,8 @@ pub fn sweep_of(args: &SweepArgs) -> Result<Sweep> {
         ks,
         runs: args.runs,
         seed: args.seed,
-        schedule: match args.schedule {
-            ScheduleArg::Paper => Schedule::Paper,
-            ScheduleArg::Optimal => Schedule::Optimal,
-        },
+        schedule: args.schedule.into(),
+        params: args.params.params(wormhole.map_or(Ports::All, |w| w.ports)),
         wormhole,
     };
     checked(sweep, &args.k, &args.algos)
@@ -138,7 +136,7 @@ fn item_counts(item: &str) -> Result<Vec<usize>> {
 }
 
 /// A sweep as plain data, as shard and state files record it. Equal settings, same sweep.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     /// The meshcast version that ran it: another version may route differently.
     pub meshcast: String,
@@ -158,6 +156,15 @@ pub struct Settings {
     pub schedule: String,
     /// The wormhole model of `--model wormhole`; null for store-and-forward only.
     pub wormhole: Option<WormholeSettings>,
+    /// Qualified Groups' threshold TD (files written before it was recorded ran the default,
+    /// 0.5). The multiport algorithm's ports follow the wormhole model's.
+    #[serde(default = "paper_td")]
+    pub td: f64,
+}
+
+/// The TD of seed 003, which every sweep ran before `--td` existed.
+fn paper_td() -> f64 {
+    Params::default().td
 }
 
 /// The wormhole model as files record it.
@@ -167,7 +174,7 @@ pub struct WormholeSettings {
     pub startup: u32,
     /// Message length in flits.
     pub length: u32,
-    /// `one` or `all`.
+    /// `one`, `all` or a number of ports `d`.
     pub port: String,
 }
 
@@ -176,23 +183,19 @@ impl WormholeSettings {
         WormholeSettings {
             startup: model.startup,
             length: model.length,
-            port: port_name(model.port).to_string(),
+            port: model.ports.to_string(),
         }
     }
 
     fn model(&self) -> Result<Wormhole> {
-        let port = match self.port.as_str() {
-            "one" => Port::One,
-            "all" => Port::All,
-            other => bail!("wormhole port '{other}' is not one or all"),
-        };
+        let ports: Ports = self.port.parse()?;
         if self.length == 0 {
             bail!("wormhole length 0: a message has at least 1 flit");
         }
         Ok(Wormhole {
             startup: self.startup,
             length: self.length,
-            port,
+            ports,
         })
     }
 }
@@ -214,6 +217,7 @@ impl Settings {
             placement: placement_name(sweep.placement).to_string(),
             schedule: schedule_name(sweep.schedule).to_string(),
             wormhole: sweep.wormhole.map(WormholeSettings::of),
+            td: sweep.params.td,
         }
     }
 
@@ -224,6 +228,11 @@ impl Settings {
             .iter()
             .map(|a| algo::find(a))
             .collect::<Result<Vec<_>, _>>()?;
+        let wormhole = self
+            .wormhole
+            .as_ref()
+            .map(WormholeSettings::model)
+            .transpose()?;
         let sweep = Sweep {
             shape: self.topology.parse()?,
             placement: match self.placement.as_str() {
@@ -240,11 +249,8 @@ impl Settings {
                 "optimal" => Schedule::Optimal,
                 other => bail!("schedule '{other}' is not paper or optimal"),
             },
-            wormhole: self
-                .wormhole
-                .as_ref()
-                .map(WormholeSettings::model)
-                .transpose()?,
+            wormhole,
+            params: algo_params(self.td, wormhole.map_or(Ports::All, |w| w.ports)),
         };
         sweep.check()?;
         Ok(sweep)
@@ -262,6 +268,7 @@ impl Settings {
             ("placement", self.placement != other.placement),
             ("schedule", self.schedule != other.schedule),
             ("wormhole model", self.wormhole != other.wormhole),
+            ("td", self.td != other.td),
         ];
         differs.iter().find(|(_, d)| *d).map(|(name, _)| *name)
     }

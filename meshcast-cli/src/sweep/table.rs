@@ -149,6 +149,7 @@ mod tests {
             seed: 1,
             schedule: Schedule::Paper,
             wormhole: None,
+            params: Default::default(),
         };
         let text = report(&sweep, &sweep.run(Shard::WHOLE, &|_| {}).unwrap());
         assert!(text.starts_with("mesh:6x6, 2 destination counts K from 2 to 9, 10 runs each"));

@@ -98,7 +98,7 @@ struct ShardRecord {
 }
 
 /// The file as serde sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct FileRecord {
     schema: String,
     settings: Settings,
@@ -389,6 +389,7 @@ mod tests {
             seed: 3,
             schedule: Schedule::Paper,
             wormhole: None,
+            params: Default::default(),
         }
     }
 

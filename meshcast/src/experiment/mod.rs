@@ -1,12 +1,13 @@
-//! Experiments of the seeds: the data they publish, for the tests, the docs and the command line.
-//!
-//! This module holds the published numbers only — never ours. Tests compare what the algorithms
-//! give against them, and docs/REPRODUCTION.md explains every difference.
+//! Experiments of the seeds, for the tests, the docs and the command line: the data they publish
+//! (`published`, `seed002`, `seed003`, `worked` — published numbers only, never ours) and the
+//! machinery that sets ours against them (`workload`, `sweep`, `stats`, `steps`). Tests compare
+//! the two, and docs/REPRODUCTION.md explains every difference.
 
 pub mod published;
 pub mod seed002;
 pub mod seed003;
 pub mod stats;
+pub mod steps;
 pub mod sweep;
 pub mod worked;
 pub mod workload;

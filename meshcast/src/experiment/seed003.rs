@@ -5,7 +5,8 @@
 //!
 //! The extracted text has lost the plots of Figs. 3–9; what survives of them is what the prose
 //! says. Algorithms are named by their registry names (`dual-path` is the paper's DP,
-//! `multi-path` MP, `column-path` CP, `qg` QG).
+//! `multi-path` MP, `column-path` CP, `qg` QG). Beside each static claim, the sweep that tests it
+//! ([`TrafficOrdering::sweep`]).
 //!
 //! ```
 //! use meshcast::experiment::seed003::{ADDITIONAL_TRAFFIC, TABLE_1};
@@ -13,6 +14,11 @@
 //! let qg_at_20 = TABLE_1.iter().find(|r| r.algorithm == "qg" && r.k == 20).unwrap();
 //! assert_eq!(qg_at_20.cv, 0.2967);
 //! ```
+
+use super::sweep::{Placement, Sweep};
+use crate::algo;
+use crate::error::InputError;
+use crate::schedule::Schedule;
 
 /// The simulation settings of seed 003 §4.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,6 +122,31 @@ pub struct TrafficOrdering {
     pub lowest: &'static str,
     /// The algorithms it is below.
     pub above: &'static [&'static str],
+}
+
+impl TrafficOrdering {
+    /// The algorithms of the claim, `lowest` last: DP, MP, CP, QG.
+    pub fn algorithms(&self) -> Vec<&'static str> {
+        self.above.iter().chain([&self.lowest]).copied().collect()
+    }
+
+    /// The sweep that tests the claim: its algorithms on its mesh at its destination counts,
+    /// `runs` multicasts each, sources uniform (every node of the simulation sends), the same
+    /// multicasts for every algorithm.
+    pub fn sweep(&self, runs: u32, seed: u64) -> Result<Sweep, InputError> {
+        let algorithms = self.algorithms().into_iter().map(algo::find);
+        Ok(Sweep {
+            shape: self.topology.parse()?,
+            placement: Placement::Random,
+            algorithms: algorithms.collect::<Result<_, _>>()?,
+            ks: self.ks.to_vec(),
+            runs,
+            seed,
+            schedule: Schedule::Paper,
+            wormhole: None,
+            params: Default::default(),
+        })
+    }
 }
 
 const KS_4_1: &[usize] = &[20, 30, 40, 50, 60];

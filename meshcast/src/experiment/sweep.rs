@@ -26,6 +26,7 @@
 //!     seed: 7,
 //!     schedule: Schedule::Paper,
 //!     wormhole: None,
+//!     params: algo::Params::default(),
 //! };
 //! let tally = sweep.run(Shard::WHOLE, &|_| {}).unwrap();
 //! let diag_traffic = tally.points[1].algorithms[1][Metric::Traffic as usize].summary();
@@ -39,7 +40,7 @@ use rayon::prelude::*;
 
 use super::stats::Tally;
 use super::workload::{random_destinations, seeded};
-use crate::algo::{AlgoInfo, Family, Request};
+use crate::algo::{AlgoInfo, Family, Params, Request};
 use crate::error::{Error, InputError};
 use crate::eval::{message_steps, wormhole_latency, Metrics, Wormhole};
 use crate::plan::Plan;
@@ -173,6 +174,13 @@ impl PointTally {
         }
     }
 
+    /// The paired differences `a − b` of algorithms `a < b` (sweep order).
+    pub fn pair(&self, a: usize, b: usize) -> &Tallies {
+        let n = self.algorithms.len();
+        assert!(a < b && b < n, "pair ({a}, {b}) of {n} algorithms");
+        &self.pairs[a * (2 * n - a - 1) / 2 + (b - a - 1)]
+    }
+
     fn add(&mut self, samples: &[Sample]) {
         let mut pair = 0;
         for (a, sa) in samples.iter().enumerate() {
@@ -254,6 +262,8 @@ pub struct Sweep {
     pub schedule: Schedule,
     /// The wormhole model path- and unicast-based plans are also measured under, if any.
     pub wormhole: Option<Wormhole>,
+    /// The settings of the algorithms that take any (QG's TD, the multiport algorithm's d).
+    pub params: Params,
 }
 
 impl Sweep {
@@ -337,7 +347,7 @@ impl Sweep {
             Placement::Random => self.shape.node_at(rng.random_range(0..self.shape.len()))?,
         };
         let dests = random_destinations(&self.shape, source, k, &mut rng)?;
-        Request::new(self.shape.clone(), source, dests)
+        Request::new(self.shape.clone(), source, dests)?.with_params(self.params)
     }
 
     /// Every algorithm's values on unit `(K, run)`.
@@ -363,7 +373,7 @@ impl Sweep {
                 (Metric::Traffic, _) => m.traffic,
                 (Metric::AdditionalTraffic, _) => m.additional_traffic,
                 (Metric::WormholeLatency, Some(model)) => wormhole_latency(plan, shape, model),
-                (Metric::Steps, Some(model)) => message_steps(plan, shape, model.port.into()),
+                (Metric::Steps, Some(model)) => message_steps(plan, shape, model.ports),
                 (Metric::WormholeLatency | Metric::Steps, None) => return None,
             };
             Some(i64::from(value))
@@ -432,6 +442,7 @@ mod tests {
             seed: 11,
             schedule: Schedule::Paper,
             wormhole: None,
+            params: Default::default(),
         }
     }
 
@@ -475,10 +486,13 @@ mod tests {
         let t = s.run(Shard::WHOLE, &|_| {}).unwrap();
         let p = &t.points[1];
         let traffic = Metric::Traffic as usize;
-        assert_eq!(
-            p.pairs[0][traffic].sum,
-            p.algorithms[0][traffic].sum - p.algorithms[1][traffic].sum
-        );
+        let n = p.algorithms.len();
+        for (a, b) in (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))) {
+            assert_eq!(
+                p.pair(a, b)[traffic].sum,
+                p.algorithms[a][traffic].sum - p.algorithms[b][traffic].sum
+            );
+        }
     }
 
     /// Under a wormhole model the path-based algorithms get a latency tally, the trees none,
@@ -498,8 +512,9 @@ mod tests {
             wormhole: Some(Wormhole {
                 startup: 4,
                 length: 20,
-                port: crate::eval::Port::All,
+                ports: crate::eval::Ports::All,
             }),
+            params: Default::default(),
         };
         let latency = Metric::WormholeLatency as usize;
         let t = s.run(Shard::WHOLE, &|_| {}).unwrap();
@@ -528,7 +543,7 @@ mod tests {
         let one_port = Wormhole {
             startup: 0,
             length: 20,
-            port: crate::eval::Port::One,
+            ports: crate::eval::Ports::One,
         };
         let s = Sweep {
             algorithms: ["separate", "xy-path"]

@@ -20,20 +20,20 @@
 //! unicast/multicast mix, warm-up and batch means until the 95% confidence interval is within the
 //! precision asked, saturation detected and reported.
 //!
-//! **Zero load** ([`run_plan`]): one plan in an empty network. With a one-cycle pipeline, a
-//! buffer of at least two flits and enough ports, a worm's copy arrives `startup + hops + L`
-//! cycles after it starts, so a plan takes exactly [`crate::eval::wormhole_latency`] when its
-//! worms never share a channel at the same time.
+//! **Zero load** ([`run_plan`]): one plan in an empty network. With a one-cycle pipeline and a
+//! buffer of at least two flits, a worm's copy arrives `startup + hops + L` cycles after it
+//! starts and a node's sends take its `d` injection channels as they free up, so a plan takes
+//! exactly [`crate::eval::wormhole_latency`] under `d` ports when its worms never share a channel.
 //!
 //! ```
 //! use meshcast::algo::{self, Request};
-//! use meshcast::eval::{wormhole_latency, Port, Wormhole};
+//! use meshcast::eval::{wormhole_latency, Ports, Wormhole};
 //! use meshcast::sim::wormhole::{run_plan, Router};
 //! let req = Request::parse("mesh:8x8", "3,3", "0,0 7,7 5,1")?;
 //! let plan = algo::find("dual-path")?.route(&req)?;
 //! let router = Router { ports: 4, startup: 33, length: 64, ..Router::default() };
 //! let run = run_plan(req.shape(), &plan, router, 0)?;
-//! let model = Wormhole { startup: 33, length: 64, port: Port::All };
+//! let model = Wormhole { startup: 33, length: 64, ports: Ports::Multi(4) };
 //! assert_eq!(run.completion, u64::from(wormhole_latency(&plan, req.shape(), model)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

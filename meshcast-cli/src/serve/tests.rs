@@ -1,0 +1,254 @@
+//! The server in process: each test sends one request through the router and checks the answer
+//! against what the command line gives for the same request.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+use super::api::{MAX_BODY, MAX_NODES};
+use super::router;
+use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs};
+
+const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
+
+/// Status, content type and body of `method path` with `body`.
+async fn call(method: &str, path: &str, body: &str) -> (StatusCode, String, String) {
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = router().oneshot(request).await.unwrap();
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, kind, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+/// What `meshcast route --json` prints for these flags.
+fn cli_route(topology: &str, dests: &str, algo: Option<&str>, schedule: ScheduleArg) -> String {
+    crate::route(&RouteArgs {
+        topology: topology.to_string(),
+        source: None,
+        dests: dests.to_string(),
+        all: algo.is_none(),
+        algo: algo.map(str::to_string),
+        schedule,
+        wormhole: WormholeArgs {
+            length: None,
+            startup: None,
+            port: None,
+        },
+        control: None,
+        header: None,
+        params: ParamArgs { td: None },
+        json: true,
+        svg: None,
+    })
+    .unwrap()
+}
+
+/// Fail unless `body` is refused with `status` and a JSON error mentioning `mention`.
+async fn assert_refused(path: &str, body: &str, status: StatusCode, mention: &str) {
+    let (got, kind, text) = call("POST", path, body).await;
+    assert_eq!(got, status, "{body} -> {text}");
+    assert_eq!(kind, "application/json");
+    let error: Value = serde_json::from_str(&text).unwrap();
+    let message = error["error"].as_str().unwrap();
+    assert!(message.contains(mention), "{body}: {message}");
+    assert!(!message.contains('\n'), "one line: {message}");
+}
+
+#[tokio::test]
+async fn algos_are_what_the_cli_lists() {
+    let (status, kind, body) = call("GET", "/api/algos", "").await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (StatusCode::OK, "application/json")
+    );
+    assert_eq!(body, crate::algos(&AlgosArgs { json: true }).unwrap());
+    let rows: Vec<Value> = serde_json::from_str(&body).unwrap();
+    assert_eq!(rows.len(), meshcast::algo::REGISTRY.len());
+}
+
+#[tokio::test]
+async fn route_answers_what_route_json_prints() {
+    let body = format!(r#"{{"topology": "mesh:8x8", "dests": "{EXAMPLE}", "algo": "diag"}}"#);
+    let (status, kind, text) = call("POST", "/api/route", &body).await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (StatusCode::OK, "application/json")
+    );
+    assert_eq!(
+        text,
+        cli_route("mesh:8x8", EXAMPLE, Some("diag"), ScheduleArg::Paper)
+    );
+    // Seed 001 Example 3.2.1.1: traffic 21, time 12.
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["metrics"]["traffic"], 21);
+    assert_eq!(report["metrics"]["one_port_time"], 12);
+}
+
+#[tokio::test]
+async fn all_compares_every_applicable_algorithm_with_every_option() {
+    let body = format!(
+        r#"{{"topology": "torus:6x6", "source": "0,0", "dests": "{}", "all": true,
+            "schedule": "optimal", "length": 20, "startup": 0, "port": "all"}}"#,
+        "1,2 5,5 3,3 0,4"
+    );
+    let (status, _, text) = call("POST", "/api/route", &body).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    assert_eq!(
+        text,
+        cli_route("torus:6x6", "1,2 5,5 3,3 0,4", None, ScheduleArg::Optimal)
+    );
+    let shape: meshcast::topology::Shape = "torus:6x6".parse().unwrap();
+    let applicable = meshcast::algo::REGISTRY
+        .iter()
+        .filter(|a| a.support.covers(&shape))
+        .count();
+    let reports: Vec<Value> = serde_json::from_str(&text).unwrap();
+    assert_eq!(reports.len(), applicable);
+    assert!(reports.iter().all(|r| r["schedule"] == "optimal"));
+}
+
+#[tokio::test]
+async fn wormhole_fields_reach_the_model() {
+    let body = r#"{"topology": "mesh:10x10", "dests": "2,0 3,1 7,2", "algo": "xy-path",
+                   "length": 64, "startup": 33, "port": "one"}"#;
+    let (status, _, text) = call("POST", "/api/route", body).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["wormhole"]["length"], 64);
+    assert_eq!(report["wormhole"]["startup"], 33);
+    assert_eq!(report["wormhole"]["port"], "one");
+    let switching = r#"{"topology": "mesh:10x10", "dests": "2,0 3,1 7,2", "algo": "xy-path",
+                        "port": "2", "control": 4, "header": 2}"#;
+    let (status, _, text) = call("POST", "/api/route", switching).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["wormhole"]["port"], "2");
+    assert_eq!(report["metrics"]["circuit_switching_latency"], 56);
+    assert_eq!(report["metrics"]["cut_through_latency"], 38);
+    let qg = r#"{"topology": "mesh:10x10", "dests": "2,0 3,1", "algo": "qg", "td": 0.25}"#;
+    assert_eq!(call("POST", "/api/route", qg).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn bad_requests_get_a_4xx_naming_the_problem() {
+    let bad = StatusCode::BAD_REQUEST;
+    let route = |fields: &str| format!(r#"{{"topology": "mesh:8x8", {fields}}}"#);
+    assert_refused("/api/route", "not json", bad, "request body").await;
+    assert_refused("/api/route", &route(r#""dest": "1,1""#), bad, "dest").await;
+    assert_refused("/api/route", &route(r#""dests": "1,1""#), bad, "\"all\"").await;
+    let both = route(r#""dests": "1,1", "algo": "vh", "all": true"#);
+    assert_refused("/api/route", &both, bad, "either").await;
+    let outside = route(r#""dests": "9,9", "algo": "vh""#);
+    assert_refused("/api/route", &outside, bad, "--dests '9,9'").await;
+    let source = route(r#""dests": "1,1", "source": "x", "algo": "vh""#);
+    assert_refused("/api/route", &source, bad, "--source 'x'").await;
+    let unknown = route(r#""dests": "1,1", "algo": "nope""#);
+    assert_refused("/api/route", &unknown, bad, "nope").await;
+    let schedule = route(r#""dests": "1,1", "algo": "vh", "schedule": "best""#);
+    assert_refused("/api/route", &schedule, bad, "paper, optimal").await;
+    let port = route(r#""dests": "1,1", "algo": "vh", "port": "two""#);
+    assert_refused("/api/route", &port, bad, "port 'two'").await;
+    let td = route(r#""dests": "1,1", "algo": "qg", "td": 5"#);
+    assert_refused("/api/route", &td, bad, "--td").await;
+    let control = route(r#""dests": "1,1", "algo": "vh", "control": 2000000"#);
+    assert_refused("/api/route", &control, bad, "control 2000000").await;
+    let length = route(r#""dests": "1,1", "algo": "vh", "length": 0"#);
+    assert_refused("/api/route", &length, bad, "length 0").await;
+    let negative = route(r#""dests": "1,1", "algo": "vh", "startup": -1"#);
+    assert_refused("/api/route", &negative, bad, "-1").await;
+    let huge = r#"{"topology": "mesh:65x64", "dests": "1,1", "all": true}"#;
+    assert_refused("/api/route", huge, bad, &MAX_NODES.to_string()).await;
+    let torus_only = r#"{"topology": "mesh:8x8", "dests": "1,1", "algo": "u-torus"}"#;
+    assert_refused("/api/route", torus_only, bad, "u-torus").await;
+    let no_shape = r#"{"topology": "ring:8", "dests": "1", "all": true}"#;
+    assert_refused("/api/route", no_shape, bad, "topology 'ring:8'").await;
+}
+
+#[tokio::test]
+async fn bodies_are_bounded_and_unknown_paths_are_json_errors() {
+    let long = format!(r#"{{"topology": "{}"}}"#, "m".repeat(MAX_BODY));
+    let too_large = StatusCode::PAYLOAD_TOO_LARGE;
+    assert_refused("/api/route", &long, too_large, "length limit").await;
+    assert_refused("/api/nothing", "", StatusCode::NOT_FOUND, "/api/route").await;
+}
+
+#[tokio::test]
+async fn svg_is_the_drawing_route_svg_writes() {
+    let body = format!(r#"{{"topology": "mesh:8x8", "dests": "{EXAMPLE}", "algo": "vh"}}"#);
+    let (status, kind, text) = call("POST", "/api/svg", &body).await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "image/svg+xml"));
+    let shape: meshcast::topology::Shape = "mesh:8x8".parse().unwrap();
+    let report: crate::report::RouteReport = serde_json::from_str(&cli_route(
+        "mesh:8x8",
+        EXAMPLE,
+        Some("vh"),
+        ScheduleArg::Paper,
+    ))
+    .unwrap();
+    assert_eq!(text, crate::draw::render(&shape, &report).to_string());
+    let all = format!(r#"{{"topology": "mesh:8x8", "dests": "{EXAMPLE}", "all": true}}"#);
+    assert_refused("/api/svg", &all, StatusCode::BAD_REQUEST, "one algorithm").await;
+    let deep = r#"{"topology": "mesh:2x2x2x2", "dests": "1,1,1,1", "algo": "vh"}"#;
+    assert_refused("/api/svg", deep, StatusCode::BAD_REQUEST, "dimensions").await;
+}
+
+#[tokio::test]
+async fn random_destinations_come_from_the_seeded_workload() {
+    let body = r#"{"topology": "mesh:8x8", "source": "3,3", "k": 10, "seed": 7}"#;
+    let (status, _, text) = call("POST", "/api/random", body).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let dests = serde_json::from_str::<Value>(&text).unwrap()["dests"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let shape: meshcast::topology::Shape = "mesh:8x8".parse().unwrap();
+    let source = shape.parse_node("3,3").unwrap();
+    let mut rng = meshcast::experiment::workload::seeded(7);
+    let expected =
+        meshcast::experiment::workload::random_destinations(&shape, source, 10, &mut rng).unwrap();
+    assert_eq!(shape.parse_nodes(&dests).unwrap(), expected);
+    let again = call("POST", "/api/random", body).await.2;
+    assert_eq!(again, text, "same seed, same destinations");
+    let many = r#"{"topology": "mesh:8x8", "k": 64, "seed": 7}"#;
+    assert_refused("/api/random", many, StatusCode::BAD_REQUEST, "k 64").await;
+}
+
+#[tokio::test]
+async fn examples_list_the_worked_examples() {
+    let (status, _, text) = call("GET", "/api/examples", "").await;
+    assert_eq!(status, StatusCode::OK);
+    let rows: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let worked = meshcast::experiment::worked::WORKED_EXAMPLES;
+    assert_eq!(rows.len(), worked.len());
+    let diag = rows
+        .iter()
+        .find(|r| r["figure"] == "seed 001 Example 3.2.1.1")
+        .unwrap();
+    assert_eq!(diag["dests"], EXAMPLE);
+    assert_eq!(diag["published_traffic"], 21);
+}
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let (status, kind, html) = call("GET", "/", "").await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (StatusCode::OK, "text/html; charset=utf-8")
+    );
+    assert!(html.contains("app.js") && html.contains("style.css"));
+    let (status, kind, js) = call("GET", "/app.js", "").await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/javascript"));
+    assert!(js.contains("/api/route"));
+    let (status, kind, _) = call("GET", "/style.css", "").await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/css"));
+}

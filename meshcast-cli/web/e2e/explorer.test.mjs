@@ -1,0 +1,214 @@
+// End-to-end test of the explorer in real headless Chromium (Debian's /usr/bin/chromium, driven
+// by playwright-core): start `meshcast serve --port 0`, open the page, toggle destinations with
+// the mouse and the keyboard, and check that every number the page shows equals what
+// `meshcast route --json` prints for the same request. Writes target/e2e/explorer.png.
+//
+// Run from the repository root after `cargo build -p meshcast-cli`:
+//   (cd meshcast-cli/web/e2e && npm ci && npm test)
+// MESHCAST_BIN names another binary; CHROMIUM another browser.
+
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const bin = process.env.MESHCAST_BIN || resolve(root, "target/debug/meshcast");
+const browserPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const artifacts = resolve(root, "target/e2e");
+const TOPOLOGY = "mesh:8x8";
+
+/** What `meshcast route --json` prints for the page's request (the page's defaults). */
+function cli(dests, extra, topology = TOPOLOGY) {
+  const source = topology.split("x").map(() => "0").join(",");
+  const args = ["route", "--topology", topology, "--source", source, "--dests", dests,
+    "--schedule", "paper", "--length", "20", "--startup", "0", "--port", "one", "--json", ...extra];
+  return JSON.parse(execFileSync(bin, args, { encoding: "utf8" }));
+}
+
+/** Start the server on a free port; resolves to [process, base URL] once it prints its address. */
+function serve() {
+  const server = spawn(bin, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((ok, fail) => {
+    server.on("error", fail);
+    server.on("exit", (code) => fail(new Error(`meshcast serve exited with ${code}`)));
+    createInterface({ input: server.stdout }).once("line", (line) => {
+      const url = line.match(/http:\/\/\S+/);
+      if (url) ok([server, url[0]]); else fail(new Error(`unexpected first line: ${line}`));
+    });
+  });
+}
+
+/** Wait until the page shows the plan for exactly `dests`. */
+async function routed(page, dests) {
+  await page.waitForFunction((d) => document.body.dataset.routed === d, dests, { timeout: 30000 });
+}
+
+/** The numbers the page shows: the metrics of the algorithm shown and every table row. */
+async function shown(page) {
+  return page.evaluate(() => {
+    const cell = (id) => document.getElementById(id).textContent;
+    const metrics = {
+      traffic: cell("m-traffic"), additional: cell("m-additional"), "one-port": cell("m-one-port"),
+      "all-port": cell("m-all-port"), optimal: cell("m-optimal"), wormhole: cell("m-wormhole"),
+      steps: cell("m-steps"),
+    };
+    const rows = {};
+    for (const tr of document.querySelectorAll("#comparison tbody tr[data-algo]")) {
+      rows[tr.dataset.algo] = Object.fromEntries(
+        [...tr.querySelectorAll("td[data-m]")].map((td) => [td.dataset.m, td.textContent]));
+    }
+    return { metrics, rows, title: document.getElementById("plan-title").textContent };
+  });
+}
+
+/** A report's metrics as the page writes them. */
+function expected(m) {
+  const s = (v) => (v === null || v === undefined ? "–" : String(v));
+  return {
+    traffic: s(m.traffic), additional: s(m.additional_traffic), "one-port": s(m.one_port_time),
+    "all-port": s(m.all_port_time), optimal: s(m.optimal_one_port_time),
+    wormhole: s(m.wormhole_latency), steps: s(m.steps),
+  };
+}
+
+/** Every number on the page equals the CLI's for `dests`, the algorithm shown being `algo`. */
+async function assertMatchesCli(page, dests, algo, topology = TOPOLOGY) {
+  const all = cli(dests, ["--all"], topology);
+  const got = await shown(page);
+  assert.deepEqual(Object.keys(got.rows), all.map((r) => r.algorithm), "the table lists every applicable algorithm");
+  for (const r of all) assert.deepEqual(got.rows[r.algorithm], expected(r.metrics), `row ${r.algorithm}`);
+  assert.deepEqual(got.metrics, expected(cli(dests, ["--algo", algo], topology).metrics), `metrics of ${algo}`);
+  assert.match(got.title, new RegExp(`^${algo} `));
+}
+
+const [server, base] = await serve();
+const browser = await chromium.launch({
+  executablePath: browserPath,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  // The bad request below is answered 400 on purpose; the browser logs that as an error.
+  const expected400 = /status of 400 \(Bad Request\)/;
+  page.on("console", (m) => {
+    if (m.type() === "error" && !expected400.test(m.text())) problems.push(m.text());
+  });
+
+  // Opens on seed 001 Example 3.2.1.1: DIAG on an 8x8 mesh, traffic 21, time 12 (published).
+  await page.goto(base);
+  const example = "4,6 6,6 0,2 4,0 3,0 7,4";
+  await routed(page, example);
+  await assertMatchesCli(page, example, "diag");
+  assert.equal((await shown(page)).metrics.traffic, "21");
+  assert.equal((await shown(page)).metrics["one-port"], "12");
+
+  // A 3D worked example from the list: drawn as z-layers, the same numbers as the CLI.
+  const examples = await (await fetch(`${base}api/examples`)).json();
+  const cube = examples.findIndex((w) => w.topology === "mesh:5x5x5");
+  await page.selectOption("#example", String(cube));
+  await routed(page, examples[cube].dests);
+  await assertMatchesCli(page, examples[cube].dests, examples[cube].algo, "mesh:5x5x5");
+  assert.equal(await page.inputValue("#source"), "0,0,0");
+  assert.equal(await page.locator("#drawing .node").count(), 125);
+  const diagExample = examples.findIndex((w) => w.figure === "seed 001 Example 3.2.1.1");
+  await page.selectOption("#example", String(diagExample));
+  await routed(page, example);
+
+  // Toggle with the mouse: add (2,5) and (7,7), remove (0,2).
+  await page.click('.node[data-c="2,5"]');
+  await page.click('.node[data-c="7,7"]');
+  await page.click('.node[data-c="0,2"]');
+  await routed(page, "4,6 6,6 4,0 3,0 7,4 2,5 7,7");
+  // ... and with the keyboard: Tab from the time slider into the drawing lands on the node
+  // clicked last, (0,2); the arrows move to (1,1), Enter toggles it.
+  await page.focus("#time");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.c), "0,2");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  const toggled = "4,6 6,6 4,0 3,0 7,4 2,5 7,7 1,1";
+  await routed(page, toggled);
+  assert.equal(await page.inputValue("#dests"), toggled);
+  await assertMatchesCli(page, toggled, "diag");
+
+  // Another algorithm from the table; its arrival times on hover.
+  await page.click('#comparison button[data-show="dds"]');
+  await assertMatchesCli(page, toggled, "dds");
+  const dds = cli(toggled, ["--algo", "dds"]);
+  const far = dds.arrivals.find((a) => a.node.join(",") === "7,7");
+  await page.hover('.node[data-c="7,7"]');
+  const info = await page.textContent("#node-info");
+  assert.match(info, new RegExp(`one-port arrival${far.one_port} hops`));
+  assert.match(info, new RegExp(`all-port arrival${far.all_port} hops`));
+
+  // The URL encodes the request: a fresh page on it shows the same plan.
+  const shared = page.url();
+  const again = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await again.goto(shared);
+  await routed(again, toggled);
+  await assertMatchesCli(again, toggled, "dds");
+  await again.close();
+
+  // Bad input is named on the page, not thrown.
+  await page.fill("#source", "9,9");
+  await page.press("#source", "Tab");
+  await page.waitForFunction(() => document.getElementById("status").classList.contains("error"));
+  assert.match(await page.textContent("#status"), /9,9/);
+  await page.fill("#source", "0,0");
+  await page.press("#source", "Tab");
+  await routed(page, toggled);
+
+  // The exports are the CLI's own output for the algorithm shown.
+  const downloaded = async (button) => {
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click(button)]);
+    return readFileSync(await file.path(), "utf8");
+  };
+  const routeArgs = ["route", "--topology", TOPOLOGY, "--source", "0,0", "--dests", toggled,
+    "--algo", "dds", "--port", "one"];
+  assert.equal(await downloaded("#export-json"), execFileSync(bin, [...routeArgs, "--json"], { encoding: "utf8" }));
+  const svgFile = resolve(artifacts, "dds.svg");
+  mkdirSync(artifacts, { recursive: true });
+  execFileSync(bin, [...routeArgs, "--svg", svgFile]);
+  assert.equal(await downloaded("#export-svg"), readFileSync(svgFile, "utf8"));
+
+  // K random destinations from a seed: the same set every time.
+  await page.fill("#k", "5");
+  await page.press("#k", "Tab");
+  await page.fill("#seed", "7");
+  await page.press("#seed", "Tab");
+  await page.click("#random");
+  await page.waitForFunction(() => document.body.dataset.routed.split(" ").length === 5);
+  const drawn = await page.inputValue("#dests");
+  await assertMatchesCli(page, drawn, "dds");
+  await page.click("#clear");
+  await routed(page, "");
+  await page.click("#random");
+  await routed(page, drawn);
+
+  // Back to the toggled request, two hops before the end of the animation, for the screenshot.
+  await page.fill("#dests", toggled);
+  await page.press("#dests", "Tab");
+  await routed(page, toggled);
+  const end = cli(toggled, ["--algo", "dds"]).metrics.one_port_time;
+  await page.click("#step-back");
+  await page.click("#step-back");
+  assert.equal(await page.textContent("#time-out"), `${end - 2} / ${end} hops`);
+  const faint = await page.locator("#drawing .anim.future").count();
+  assert.ok(faint > 0, "links after the time shown are faint");
+  await page.hover('.node[data-c="7,7"]');
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: resolve(artifacts, "explorer.png"), fullPage: true });
+  assert.deepEqual(problems, [], "no script errors on the page");
+  console.log(`e2e ok: page numbers equal the CLI's; screenshot ${resolve(artifacts, "explorer.png")}`);
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+}
