@@ -282,16 +282,25 @@ fn request(setup: &Setup, source: Node, rng: &mut ChaCha8Rng) -> Result<Request,
 /// Running sums of the measured messages.
 #[derive(Default)]
 struct Tallies {
+    multicast_primary: bool,
     multicast: (u64, f64),
     unicast: (u64, f64),
     cv: (u64, f64),
+    /// Measured messages generated, and completed.
+    generated: u64,
     complete: u64,
+    /// Flits delivered to destinations during the measurement window.
+    window_flits: u64,
     batch: (u64, f64),
     batch_means: Vec<f64>,
 }
 
 impl Tallies {
-    fn add(&mut self, c: &Completed, multicast_primary: bool) {
+    /// Count a completed message; `window`: completed during the measurement window.
+    fn add(&mut self, c: &Completed, window: bool, length: u32) {
+        if window {
+            self.window_flits += u64::from(c.destinations) * u64::from(length);
+        }
         if !c.measured {
             return;
         }
@@ -308,7 +317,7 @@ impl Tallies {
             self.cv.0 += 1;
             self.cv.1 += cv;
         }
-        if c.multicast == multicast_primary {
+        if c.multicast == self.multicast_primary {
             self.batch.0 += 1;
             self.batch.1 += l;
         }
@@ -337,6 +346,12 @@ impl Tallies {
         (mean, t_975(n as u64 - 1) * (var / n as f64).sqrt())
     }
 
+    fn converged(&self, m: &Measure) -> bool {
+        let (mean, half) = self.interval();
+        self.batch_means.len() >= m.min_batches as usize && half <= m.precision * mean
+    }
+
+    /// Whether the later half of the batch means averages more than 1.5 times the earlier half.
     fn rising(&self) -> bool {
         let n = self.batch_means.len();
         if n < 4 {
@@ -345,107 +360,131 @@ impl Tallies {
         let avg = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
         avg(&self.batch_means[n / 2..]) > 1.5 * avg(&self.batch_means[..n / 2])
     }
+
+    fn saturation(&self, m: &Measure) -> Option<Saturation> {
+        let undelivered = self.generated - self.complete;
+        if undelivered > 0 {
+            Some(Saturation::Undelivered(undelivered))
+        } else if !self.converged(m) && self.rising() {
+            Some(Saturation::Rising)
+        } else {
+            None
+        }
+    }
+
+    fn latency(&self, (n, sum): (u64, f64), primary: bool) -> Option<Latency> {
+        let half = self.interval().1;
+        (n > 0).then(|| Latency {
+            mean: sum / n as f64,
+            half_width: (primary && half.is_finite()).then_some(half),
+            messages: n,
+        })
+    }
+}
+
+/// Every node's message generator: exponential inter-arrival times from one ChaCha8 stream, and
+/// the cycle each node generates next.
+struct Generators<'a> {
+    setup: &'a Setup,
+    prep: u32,
+    rng: ChaCha8Rng,
+    next: Vec<f64>,
+    due: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl<'a> Generators<'a> {
+    fn new(setup: &'a Setup) -> Generators<'a> {
+        let prep = setup
+            .preparation
+            .or_else(|| setup.algorithm.map(|a| preparation_time(a.name)))
+            .unwrap_or(0);
+        let mut g = Generators {
+            setup,
+            prep,
+            rng: seeded(setup.seed),
+            next: Vec::new(),
+            due: BinaryHeap::new(),
+        };
+        for v in 0..setup.shape.len() as u32 {
+            let at = g.gap();
+            g.next.push(at);
+            g.due.push(Reverse((at.ceil() as u64, v)));
+        }
+        g
+    }
+
+    fn gap(&mut self) -> f64 {
+        let u: f64 = self.rng.random();
+        -(1.0 - u).ln() / self.setup.traffic.load
+    }
+
+    /// Generate the messages due at `now` (in node order) into `sim`; returns how many.
+    fn generate(&mut self, now: u64, sim: &mut Sim, measured: bool) -> Result<u64, SimError> {
+        let mut count = 0;
+        let t = &self.setup.traffic;
+        while let Some(&Reverse((at, v))) = self.due.peek() {
+            if at > now {
+                break;
+            }
+            self.due.pop();
+            let source = Node(v);
+            if self.rng.random::<f64>() < t.multicast {
+                let info = self.setup.algorithm.expect("checked");
+                let plan = info.route(&request(self.setup, source, &mut self.rng)?)?;
+                sim.nodes.multicast(now, self.prep, plan, measured);
+            } else {
+                let to = unicast_destination(&self.setup.shape, source, t.hot_spot, &mut self.rng);
+                sim.nodes.unicast(now, source, to, measured);
+            }
+            count += 1;
+            self.next[v as usize] += self.gap();
+            self.due
+                .push(Reverse((self.next[v as usize].ceil() as u64, v)));
+        }
+        Ok(count)
+    }
 }
 
 /// Run `setup` and measure it.
 pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
     check(setup)?;
     let mut sim = Sim::new(&setup.shape, setup.router, classes(setup)?)?;
-    let shape = &setup.shape;
-    let nodes = shape.len();
-    let t = setup.traffic;
+    let mut sources = Generators::new(setup);
     let m = setup.measure;
-    let prep = setup
-        .preparation
-        .or_else(|| setup.algorithm.map(|a| preparation_time(a.name)))
-        .unwrap_or(0);
-    let length = setup.router.length;
-    let mut rng = seeded(setup.seed);
-    let gap = |rng: &mut ChaCha8Rng| -> f64 {
-        let u: f64 = rng.random();
-        -(1.0 - u).ln() / t.load
+    let mut tallies = Tallies {
+        multicast_primary: setup.traffic.multicast > 0.0,
+        ..Tallies::default()
     };
-    let mut next: Vec<f64> = (0..nodes).map(|_| gap(&mut rng)).collect();
-    let mut due: BinaryHeap<Reverse<(u64, u32)>> = (0..nodes)
-        .map(|v| Reverse((next[v].ceil() as u64, v as u32)))
-        .collect();
-    let primary_multicast = t.multicast > 0.0;
-    let mut tallies = Tallies::default();
-    let mut generated = 0u64;
-    let mut window_flits = 0u64;
     let mut stop: Option<u64> = None;
-    let mut hops_at_warmup = 0;
-    let mut hops_at_stop = 0;
+    let mut flit_hops = [0; 2];
     let mut now = 0u64;
     loop {
         sim.cycle(now)?;
-        let in_window = now >= m.warmup && stop.is_none();
+        let window = now >= m.warmup && stop.is_none();
         for c in sim.done.drain(..) {
-            if in_window {
-                window_flits += u64::from(c.destinations) * u64::from(length);
-            }
-            tallies.add(&c, primary_multicast);
+            tallies.add(&c, window, setup.router.length);
         }
-        let measuring = in_window;
-        while let Some(&Reverse((at, v))) = due.peek() {
-            if at > now {
-                break;
-            }
-            due.pop();
-            let source = Node(v);
-            if measuring {
-                generated += 1;
-            }
-            if rng.random::<f64>() < t.multicast {
-                let info = setup.algorithm.expect("checked");
-                let plan = info.route(&request(setup, source, &mut rng)?)?;
-                sim.nodes.multicast(now, prep, plan, measuring);
-            } else {
-                let to = unicast_destination(shape, source, t.hot_spot, &mut rng);
-                sim.nodes.unicast(now, source, to, measuring);
-            }
-            next[v as usize] += gap(&mut rng);
-            due.push(Reverse((next[v as usize].ceil() as u64, v)));
+        let generated = sources.generate(now, &mut sim, window)?;
+        if window {
+            tallies.generated += generated;
         }
         if now == m.warmup {
-            hops_at_warmup = sim.net.flit_hops;
+            flit_hops[0] = sim.net.flit_hops;
         }
         now += 1;
         match stop {
             None if now > m.warmup && (now - m.warmup) % m.batch == 0 => {
                 tallies.close_batch();
-                let (mean, half) = tallies.interval();
-                let converged = tallies.batch_means.len() >= m.min_batches as usize
-                    && half <= m.precision * mean;
-                if converged || now >= m.max_cycles {
+                if tallies.converged(&m) || now >= m.max_cycles {
                     stop = Some(now);
-                    hops_at_stop = sim.net.flit_hops;
+                    flit_hops[1] = sim.net.flit_hops;
                 }
             }
-            Some(s) if tallies.complete == generated || now >= s + m.drain => break,
+            Some(s) if tallies.complete == tallies.generated || now >= s + m.drain => break,
             _ => {}
         }
     }
-    let stop = stop.expect("the loop ends after the stop");
-    let measured = (stop - m.warmup) as f64;
-    let (mean, half) = tallies.interval();
-    let converged =
-        tallies.batch_means.len() >= m.min_batches as usize && half <= m.precision * mean;
-    let undelivered = generated - tallies.complete;
-    let saturated = if undelivered > 0 {
-        Some(Saturation::Undelivered(undelivered))
-    } else if !converged && tallies.rising() {
-        Some(Saturation::Rising)
-    } else {
-        None
-    };
-    let latency = |(n, sum): (u64, f64), primary: bool| {
-        (n > 0).then(|| Latency {
-            mean: sum / n as f64,
-            half_width: (primary && half.is_finite()).then_some(half),
-            messages: n,
-        })
-    };
+    let measured = (stop.expect("the loop ends after the stop") - m.warmup) as f64;
     let links = sim
         .net
         .channels
@@ -453,22 +492,23 @@ pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
         .iter()
         .filter(|&&h| h != u32::MAX)
         .count() as f64;
+    let primary = tallies.multicast_primary;
     Ok(Report {
-        offered_messages: t.load,
-        offered_flits: t.load * f64::from(length),
-        multicast: latency(tallies.multicast, primary_multicast),
-        unicast: latency(tallies.unicast, !primary_multicast),
+        offered_messages: setup.traffic.load,
+        offered_flits: setup.traffic.load * f64::from(setup.router.length),
+        multicast: tallies.latency(tallies.multicast, primary),
+        unicast: tallies.latency(tallies.unicast, !primary),
         cv: (tallies.cv.0 > 0).then(|| tallies.cv.1 / tallies.cv.0 as f64),
-        accepted_flits: window_flits as f64 / (nodes as f64 * measured),
-        delivery_ratio: if generated == 0 {
+        accepted_flits: tallies.window_flits as f64 / (setup.shape.len() as f64 * measured),
+        delivery_ratio: if tallies.generated == 0 {
             1.0
         } else {
-            tallies.complete as f64 / generated as f64
+            tallies.complete as f64 / tallies.generated as f64
         },
-        utilisation: (hops_at_stop - hops_at_warmup) as f64 / (links * measured),
-        converged,
+        utilisation: (flit_hops[1] - flit_hops[0]) as f64 / (links * measured),
+        converged: tallies.converged(&m),
         batches: tallies.batch_means.len() as u32,
-        saturated,
+        saturated: tallies.saturation(&m),
         cycles: now,
         flit_hops: sim.net.flit_hops,
     })
