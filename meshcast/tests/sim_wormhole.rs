@@ -390,3 +390,16 @@ fn seed002_figures_6_to_8() {
         }
     }
 }
+
+/// Hot-spot traffic: sending half the unicasts to one node congests its ejection channel and the
+/// channels into it, so unicasts wait longer than under uniform traffic at the same load.
+#[test]
+fn a_hot_spot_raises_unicast_latency() {
+    let uniform = small_setup(0.004, 0.0, "dual-path", 2);
+    let mut hot = uniform.clone();
+    let centre = hot.shape.node(&[3, 3]).unwrap();
+    hot.traffic.hot_spot = Some((centre, 0.5));
+    let u = simulate(&uniform).unwrap().unicast.unwrap().mean;
+    let h = simulate(&hot).unwrap().unicast.unwrap().mean;
+    assert!(h > 1.2 * u, "hot spot {h} vs uniform {u}");
+}
