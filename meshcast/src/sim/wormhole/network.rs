@@ -60,11 +60,14 @@ struct Request {
     in_local: u32,
 }
 
-/// A copy delivered: worm `tag` left the whole message at `node` this cycle.
+/// Worm `tag`'s tail left the router at `node` this cycle: the node holds a copy if the hop
+/// drops one (`copy`), and the worm is over if it was its last hop (`last`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Arrival {
     pub tag: u32,
     pub node: Node,
+    pub copy: bool,
+    pub last: bool,
 }
 
 /// Routers, buffers and worms.
@@ -382,10 +385,12 @@ impl Network {
             let vc = w.vc[pos as usize];
             self.vc_owner[vc as usize] = NONE;
             w.vc[pos as usize] = NONE;
-            if hop.drop {
+            if hop.drop || pos == last {
                 out.push(Arrival {
                     tag: w.tag,
                     node: Node(self.channels.head[hop.channel as usize]),
+                    copy: hop.drop,
+                    last: pos == last,
                 });
             }
         }

@@ -33,7 +33,11 @@ enum Body {
 struct Message {
     body: Body,
     generated: u64,
+    /// Destinations still without their copy.
     left: u32,
+    /// Sends not yet over (queued, in start-up or in the network): the message's slot is reused
+    /// only when none is left, so no worm ever carries the tag of another message.
+    sends_left: u32,
     sum: u64,
     sum_sq: u128,
     measured: bool,
@@ -69,8 +73,6 @@ pub(crate) struct Nodes {
     hops: Vec<Hop>,
     arrivals: Vec<Arrival>,
     startup: u32,
-    /// Messages generated and not yet complete.
-    pub in_system: usize,
     /// When set, every destination's arrival cycle is recorded here.
     pub trace: Option<Vec<(Node, u64)>>,
 }
@@ -88,7 +90,6 @@ impl Nodes {
             hops: Vec::new(),
             arrivals: Vec::new(),
             startup,
-            in_system: 0,
             trace: None,
         }
     }
@@ -96,7 +97,7 @@ impl Nodes {
     /// A unicast from `from` to `to` generated at `now`.
     pub fn unicast(&mut self, now: u64, from: Node, to: Node, measured: bool) {
         let body = Body::Unicast(to);
-        let msg = self.admit(body, now, 1, measured);
+        let msg = self.admit(body, now, 1, 1, measured);
         self.queues.push(from, msg, NONE, now);
     }
 
@@ -107,26 +108,27 @@ impl Nodes {
         let n = dests.len();
         let senders = plan.by_sender();
         let source = plan.source();
+        let sends = plan.send_count() as u32;
         let body = Body::Multicast {
             plan,
             senders,
             dests,
             got: vec![false; n],
         };
-        let msg = self.admit(body, now, n as u32, measured);
+        let msg = self.admit(body, now, n as u32, sends, measured);
         self.enqueue_sends(msg, source, now + u64::from(prep));
     }
 
-    fn admit(&mut self, body: Body, now: u64, left: u32, measured: bool) -> u32 {
+    fn admit(&mut self, body: Body, now: u64, left: u32, sends: u32, measured: bool) -> u32 {
         let m = Message {
             body,
             generated: now,
             left,
+            sends_left: sends,
             sum: 0,
             sum_sq: 0,
             measured,
         };
-        self.in_system += 1;
         match self.free.pop() {
             Some(i) => {
                 self.messages[i as usize] = Some(m);
@@ -163,49 +165,48 @@ impl Nodes {
         let mut arrivals = std::mem::take(&mut self.arrivals);
         arrivals.clear();
         let moved = net.step(now, &mut arrivals);
-        for a in &arrivals {
-            self.arrive(a.tag, a.node, now, done);
+        for &a in &arrivals {
+            self.arrive(a, now, done);
         }
         self.arrivals = arrivals;
         self.inject(net, now)?;
         Ok(moved)
     }
 
-    fn arrive(&mut self, msg: u32, node: Node, now: u64, done: &mut Vec<Completed>) {
-        let Some(m) = self.messages[msg as usize].as_mut() else {
-            return;
-        };
-        let forward = match &mut m.body {
-            Body::Unicast(to) if *to != node => return,
-            Body::Unicast(_) => false,
-            Body::Multicast { dests, got, .. } => match dests.binary_search(&node.0) {
-                Ok(i) if got[i] => return,
-                Ok(i) => {
-                    got[i] = true;
-                    true
-                }
-                // A relay of a tree: it forwards but is not counted.
-                Err(_) => {
-                    self.enqueue_sends(msg, node, now);
-                    return;
-                }
-            },
-        };
-        if let Some(trace) = &mut self.trace {
-            trace.push((node, now));
+    /// A worm's tail passed `a.node`: record the copy, queue the node's own sends, report the
+    /// message when its last destination has it, free its slot when its last worm is over.
+    fn arrive(&mut self, a: Arrival, now: u64, done: &mut Vec<Completed>) {
+        let msg = a.tag;
+        let m = self.messages[msg as usize]
+            .as_mut()
+            .expect("a message lives until its last worm is over");
+        if a.last {
+            m.sends_left -= 1;
         }
-        let t = now - m.generated;
-        m.sum += t;
-        m.sum_sq += u128::from(t) * u128::from(t);
-        m.left -= 1;
-        if m.left == 0 {
-            let m = self.messages[msg as usize].take().expect("present");
+        let receipt = if a.copy {
+            m.receive(a.node)
+        } else {
+            Receipt::Ignored
+        };
+        if receipt == Receipt::Destination {
+            if let Some(trace) = &mut self.trace {
+                trace.push((a.node, now));
+            }
+            let t = now - m.generated;
+            m.sum += t;
+            m.sum_sq += u128::from(t) * u128::from(t);
+            m.left -= 1;
+            if m.left == 0 {
+                done.push(finish(m, now));
+            }
+        }
+        let over = m.left == 0 && m.sends_left == 0;
+        if receipt != Receipt::Ignored {
+            self.enqueue_sends(msg, a.node, now);
+        }
+        if over {
+            self.messages[msg as usize] = None;
             self.free.push(msg);
-            self.in_system -= 1;
-            done.push(finish(&m, now));
-        }
-        if forward && self.messages[msg as usize].is_some() {
-            self.enqueue_sends(msg, node, now);
         }
     }
 
@@ -232,7 +233,7 @@ impl Nodes {
                         hops.extend(
                             dimension_ordered::route(&net.channels.shape, node, *to).map(|v| Hop {
                                 node: v,
-                                drop: true,
+                                drop: v == *to,
                             }),
                         );
                         hops
@@ -251,6 +252,34 @@ impl Nodes {
             }
         }
         Ok(())
+    }
+}
+
+/// What a copy arriving at a node is to its message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Receipt {
+    /// A destination's first copy.
+    Destination,
+    /// A relay of a tree: it forwards but is not counted.
+    Relay,
+    /// A copy the node already has.
+    Ignored,
+}
+
+impl Message {
+    fn receive(&mut self, node: Node) -> Receipt {
+        match &mut self.body {
+            Body::Unicast(to) if *to == node => Receipt::Destination,
+            Body::Unicast(_) => Receipt::Ignored,
+            Body::Multicast { dests, got, .. } => match dests.binary_search(&node.0) {
+                Ok(i) if got[i] => Receipt::Ignored,
+                Ok(i) => {
+                    got[i] = true;
+                    Receipt::Destination
+                }
+                Err(_) => Receipt::Relay,
+            },
+        }
     }
 }
 
