@@ -133,59 +133,70 @@ impl Channels {
     /// `out`; `Err` names the route if its class has no virtual channels here.
     pub fn route(&self, from: Node, hops: &[Hop], out: &mut Vec<WormHop>) -> Result<(), SimError> {
         out.clear();
+        let mut at = from;
+        for hop in hops {
+            out.push(WormHop {
+                channel: self.channel(at, hop.node) as u32,
+                vcs: VcRange { lo: 0, n: 0 },
+                drop: hop.drop,
+            });
+            at = hop.node;
+        }
         let class = self
-            .class(from, hops)
+            .class(from, hops, out)
             .ok_or_else(|| self.unroutable(from, hops))?;
         let range = match class {
             Class::DimensionOrdered => self.dor,
             Class::Hamiltonian => self.ham,
         }
         .ok_or_else(|| self.unroutable(from, hops))?;
-        let mut at = from;
-        let mut dim = usize::MAX;
+        let (low, high) = if class == Class::DimensionOrdered && self.datelines {
+            let half = range.n / 2;
+            let high = VcRange {
+                lo: range.lo + half,
+                n: range.n - half,
+            };
+            (
+                VcRange {
+                    lo: range.lo,
+                    n: half,
+                },
+                high,
+            )
+        } else {
+            (range, range)
+        };
+        let mut dim = u32::MAX;
         let mut crossed = false;
-        for hop in hops {
-            let link = self
-                .shape
-                .link(at, hop.node)
-                .expect("routes are made of links");
-            let c = channel_id(self.per_node, at, link.dim as usize, link.dir);
-            if link.dim as usize != dim {
-                dim = link.dim as usize;
+        for hop in out.iter_mut() {
+            let c = hop.channel as usize;
+            if self.dim(c) != dim {
+                dim = self.dim(c);
                 crossed = false;
             }
             crossed |= self.wrap[c];
-            let vcs = match class {
-                Class::DimensionOrdered if self.datelines => {
-                    let half = range.n / 2;
-                    if crossed {
-                        VcRange {
-                            lo: range.lo + half,
-                            n: range.n - half,
-                        }
-                    } else {
-                        VcRange {
-                            lo: range.lo,
-                            n: half,
-                        }
-                    }
-                }
-                _ => range,
-            };
-            out.push(WormHop {
-                channel: c as u32,
-                vcs,
-                drop: hop.drop,
-            });
-            at = hop.node;
+            hop.vcs = if crossed { high } else { low };
         }
         Ok(())
     }
 
-    /// The class a route belongs to: dimension-ordered if it qualifies, else Hamiltonian if it
-    /// qualifies and this run has Hamiltonian channels.
-    fn class(&self, from: Node, hops: &[Hop]) -> Option<Class> {
-        if self.dor.is_some() && dimension_ordered(&self.shape, from, hops) {
+    /// The channel from `from` to its neighbour `to`: one of `from`'s 2n channels.
+    fn channel(&self, from: Node, to: Node) -> usize {
+        let base = from.index() * self.per_node as usize;
+        (base..base + self.per_node as usize)
+            .find(|&c| self.head[c] == to.0)
+            .expect("routes are made of links")
+    }
+
+    /// The dimension channel `c` runs along.
+    fn dim(&self, c: usize) -> u32 {
+        (c as u32 % self.per_node) / 2
+    }
+
+    /// The class of a route whose channels are in `hops`: dimension-ordered if it qualifies (and
+    /// this run has such channels), else Hamiltonian if it qualifies.
+    fn class(&self, from: Node, hops: &[Hop], channels: &[WormHop]) -> Option<Class> {
+        if self.dor.is_some() && self.dimension_ordered(channels) {
             return Some(Class::DimensionOrdered);
         }
         let label = |v: Node| self.labels.get(v.index()).copied();
@@ -200,6 +211,27 @@ impl Channels {
             prev = l;
         }
         Some(Class::Hamiltonian)
+    }
+
+    /// [`dimension_ordered`] on channel ids: dimensions in increasing order, each in one
+    /// direction and in fewer hops than the ring.
+    fn dimension_ordered(&self, channels: &[WormHop]) -> bool {
+        // A lane is `2·dim + (dir = Minus)`: the channel's place among its node's.
+        let mut last: Option<u32> = None;
+        let mut run = 0;
+        for hop in channels {
+            let lane = hop.channel % self.per_node;
+            match last {
+                Some(prev) if prev == lane => run += 1,
+                Some(prev) if prev / 2 >= lane / 2 => return false,
+                _ => run = 1,
+            }
+            if run >= self.shape.dims()[(lane / 2) as usize] {
+                return false;
+            }
+            last = Some(lane);
+        }
+        true
     }
 
     fn unroutable(&self, from: Node, hops: &[Hop]) -> SimError {
