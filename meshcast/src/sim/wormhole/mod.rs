@@ -100,8 +100,8 @@ pub enum SimError {
     },
 }
 
-/// Cycles without a flit moving (while some worm is past its start-up) before a run is declared
-/// deadlocked.
+/// Cycles without a flit moving while worms are in the network, beyond the start-up, before a run
+/// is declared deadlocked.
 pub const WATCHDOG: u64 = 20_000;
 
 /// A network with its nodes, the watchdog and the conservation check: the loop both a single
@@ -110,6 +110,8 @@ struct Sim {
     net: Network,
     nodes: Nodes,
     idle: u64,
+    /// Idle cycles tolerated: the watchdog's plus a start-up, during which a worm cannot move.
+    patience: u64,
     done: Vec<Completed>,
 }
 
@@ -129,6 +131,7 @@ impl Sim {
             net,
             nodes: Nodes::new(shape.len(), router.startup),
             idle: 0,
+            patience: WATCHDOG + u64::from(router.startup),
             done: Vec::new(),
         })
     }
@@ -140,7 +143,7 @@ impl Sim {
             self.idle = 0;
         } else {
             self.idle += 1;
-            if self.idle >= WATCHDOG {
+            if self.idle >= self.patience {
                 return Err(SimError::Deadlock {
                     cycle: now,
                     idle: self.idle,

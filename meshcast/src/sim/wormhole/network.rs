@@ -477,3 +477,43 @@ impl Network {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Hop;
+    use crate::sim::wormhole::channels::Classes;
+    use crate::topology::Shape;
+
+    /// The conservation check sees a flit that appears from nowhere and one that vanishes.
+    #[test]
+    fn conservation_catches_a_lost_or_forged_flit() {
+        let shape = Shape::mesh(&[4, 4]).unwrap();
+        let channels = Channels::new(&shape, 2, Classes::default()).unwrap();
+        let mut net = Network::new(channels, 2, 4, 1, 1, 8);
+        let from = shape.node(&[0, 0]).unwrap();
+        let hops: Vec<Hop> = [[1, 0], [2, 0], [2, 1]]
+            .iter()
+            .map(|c| Hop {
+                node: shape.node(c).unwrap(),
+                drop: true,
+            })
+            .collect();
+        let port = net.free_port(from).unwrap();
+        net.start(0, port, 0, 7, |ch, out| ch.route(from, &hops, out))
+            .unwrap();
+        let mut out = Vec::new();
+        for now in 0..4 {
+            net.step(now, &mut out);
+        }
+        net.check_conservation().unwrap();
+        let vc = net.worms[0].vc[0] as usize;
+        net.vc_count[vc] += 1;
+        assert!(net
+            .check_conservation()
+            .unwrap_err()
+            .contains("accounts for 9 flits"));
+        net.vc_count[vc] -= 2;
+        assert!(net.check_conservation().is_err());
+    }
+}
