@@ -29,7 +29,7 @@ whose network saturated says so instead of giving a mean. Model and settings: do
 
 Examples:
   # seed 003 Fig. 8: 8x8x8 mesh, 64 flits, 10% multicasts to 10 destinations, four algorithms
-  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.0005:0.004:8 --multicast 0.1 --dests 10 --ports 4 --out fig8.csv --plot fig8.svg
+  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:8 --multicast 0.1 --dests 10 --ports 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
 
   # unicast uniform traffic on a 8x8 mesh (no algorithm), 4 virtual channels of 8 flits
   meshcast simulate --topology mesh:8x8 --load 0.01:0.06:6 --length 8 --startup 0 --vcs 4 --buffer 8";
