@@ -164,9 +164,7 @@ impl Row {
             flit_hops: r.flit_hops,
         }
     }
-}
 
-impl Row {
     /// Mean multicast or unicast latency and its confidence half-width.
     fn latency(&self, multicast: bool) -> (Option<f64>, Option<f64>) {
         if multicast {
