@@ -110,6 +110,10 @@ pub enum Command {
     /// the results the unsharded sweep gives, exactly.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
+    /// Flit-level wormhole simulation under load: latency, CV of arrival times, throughput and
+    /// saturation of multicast algorithms amid unicast traffic, at one load or a sweep of loads.
+    #[command(after_help = crate::simulate::SIMULATE_EXAMPLES)]
+    Simulate(crate::simulate::SimulateArgs),
     /// Serve the web explorer (and its JSON API) on this machine: pick a topology, click
     /// destinations, watch every algorithm's plan and compare them (docs/WEB.md).
     #[command(after_help = SERVE_EXAMPLES)]

@@ -15,6 +15,7 @@ mod plot;
 mod report;
 mod reproduce;
 mod serve;
+mod simulate;
 mod sweep;
 mod text;
 
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
         Command::Reproduce(r) => reproduce::run(r),
         Command::Sweep(s) => sweep::run(s),
         Command::Merge(m) => sweep::merge(m),
+        Command::Simulate(s) => simulate::run(s),
         Command::Serve(s) => serve::run(s),
         Command::Msets(m) => msets::run(m),
         Command::Optimality(o) => optimality::run(o),

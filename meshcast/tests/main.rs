@@ -9,6 +9,7 @@ mod msets;
 mod paths;
 mod properties;
 mod seed003;
+mod sim_wormhole;
 mod unicast;
 
 use meshcast::algo::{self, Request};

@@ -1,0 +1,458 @@
+//! `meshcast simulate`: flit-level wormhole simulation under load, one point or a sweep of loads
+//! per algorithm, as a table, CSV/JSON and a latency-against-load plot. A thin layer: the flags
+//! become [`Setup`]s, the library runs them (in parallel, each point seeded from `--seed` and its
+//! load index, so every algorithm sees the same traffic stream and any thread count gives the
+//! same numbers), and the reports are formatted here.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use meshcast::algo::{self, AlgoInfo, Params};
+use meshcast::sim::wormhole::traffic::{
+    point_seed, simulate_all, Destinations, Measure, Report, Saturation, Setup, Traffic,
+};
+use meshcast::sim::wormhole::Router;
+use meshcast::topology::Shape;
+use serde::Serialize;
+
+use crate::output;
+use crate::plot::{write_plot, Curve, Panel};
+use crate::text::{table, Align};
+
+pub const SIMULATE_EXAMPLES: &str = "\
+Load is messages generated per node per cycle (exponential inter-arrival times); a:b:n runs n
+loads evenly from a to b. Latency runs from a message's generation to the cycle its last
+destination holds it; means come with the 95% confidence half-width of the batch means. A point
+whose network saturated says so instead of giving a mean. Model and settings: docs/SIMULATOR.md.
+
+Examples:
+  # seed 003 Fig. 8: 8x8x8 mesh, 64 flits, 10% multicasts to 10 destinations, four algorithms
+  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:8 --multicast 0.1 --dests 10 --ports 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
+
+  # unicast uniform traffic on a 8x8 mesh (no algorithm), 4 virtual channels of 8 flits
+  meshcast simulate --topology mesh:8x8 --load 0.01:0.06:6 --length 8 --startup 0 --vcs 4 --buffer 8";
+
+/// Flags of `meshcast simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The network: mesh:8x8, torus:8x8, mesh:8x8x8.
+    #[arg(long, short = 't', value_name = "TOPOLOGY")]
+    pub topology: String,
+    /// Comma-separated multicast algorithms (see `meshcast algos`), one curve each; needed when
+    /// --multicast is above 0.
+    #[arg(long, short = 'a', value_name = "NAMES")]
+    pub algos: Option<String>,
+    /// Messages per node per cycle: one value, or a:b:n for n loads from a to b.
+    #[arg(long, value_name = "LOAD")]
+    pub load: String,
+    /// Fraction of messages that are multicasts (seed 003: 0.1); the rest are unicasts.
+    #[arg(long, default_value_t = 0.0)]
+    pub multicast: f64,
+    /// Destinations of a multicast: K, or LOW:HIGH drawn uniformly per message.
+    #[arg(long, default_value = "10", value_name = "K")]
+    pub dests: String,
+    /// Send this fraction of unicasts to one node: NODE@FRACTION, e.g. 3,3@0.2.
+    #[arg(long, value_name = "NODE@FRACTION")]
+    pub hot_spot: Option<String>,
+    /// Message length in flits.
+    #[arg(long, default_value_t = 64)]
+    pub length: u32,
+    /// Start-up latency of every send, in cycles.
+    #[arg(long, default_value_t = 33)]
+    pub startup: u32,
+    /// Preparation time at a multicast's source, in cycles [default: seed 003's: DP 2, MP 2,
+    /// CP 4, QG 16, others 0].
+    #[arg(long, value_name = "CYCLES")]
+    pub prep: Option<u32>,
+    /// Virtual channels per physical channel.
+    #[arg(long, default_value_t = 2)]
+    pub vcs: u32,
+    /// Flits per virtual-channel buffer.
+    #[arg(long, default_value_t = 4)]
+    pub buffer: u32,
+    /// Router pipeline depth, cycles per hop (1 = the seeds' model).
+    #[arg(long, default_value_t = 1)]
+    pub pipeline: u32,
+    /// Injection and ejection channels per node (seed 002: 1 or 2; seed 003: 4).
+    #[arg(long, default_value_t = 1)]
+    pub ports: u32,
+    /// Ports the multiport algorithm plans for (seed 002's d); usually equal to --ports.
+    #[arg(long, default_value_t = 2, value_name = "D")]
+    pub algo_ports: u32,
+    /// Cycles simulated before measuring.
+    #[arg(long, default_value_t = 10_000)]
+    pub warmup: u64,
+    /// Cycles per batch of the batch-means confidence interval.
+    #[arg(long, default_value_t = 5_000)]
+    pub batch: u64,
+    /// Stop when the 95% half-width is within this fraction of the mean.
+    #[arg(long, default_value_t = 0.05)]
+    pub precision: f64,
+    /// Stop measuring after this many cycles (warm-up included), converged or not.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_cycles: u64,
+    /// Seed of every random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write every point to FILE.csv or FILE.json.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Also plot mean latency against load, to FILE.svg or FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// No progress bar (it is also hidden when standard error is not a terminal).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// One simulated point, flat (a CSV row, a JSON record).
+#[derive(Debug, Serialize)]
+struct Row {
+    algorithm: String,
+    load: f64,
+    offered_flits: f64,
+    multicast_latency: Option<f64>,
+    multicast_ci: Option<f64>,
+    unicast_latency: Option<f64>,
+    unicast_ci: Option<f64>,
+    cv: Option<f64>,
+    accepted_flits: f64,
+    delivery_ratio: f64,
+    utilisation: f64,
+    batches: u32,
+    converged: bool,
+    status: String,
+    cycles: u64,
+    flit_hops: u64,
+}
+
+impl Row {
+    fn of(algorithm: &str, r: &Report) -> Row {
+        // Means of a saturated network are no steady-state values: leave them out.
+        let ok = r.saturated.is_none();
+        let mean =
+            |l: Option<meshcast::sim::wormhole::traffic::Latency>| l.filter(|_| ok).map(|l| l.mean);
+        let ci = |l: Option<meshcast::sim::wormhole::traffic::Latency>| {
+            l.filter(|_| ok).and_then(|l| l.half_width)
+        };
+        Row {
+            algorithm: algorithm.to_string(),
+            load: r.offered_messages,
+            offered_flits: r.offered_flits,
+            multicast_latency: mean(r.multicast),
+            multicast_ci: ci(r.multicast),
+            unicast_latency: mean(r.unicast),
+            unicast_ci: ci(r.unicast),
+            cv: r.cv.filter(|_| ok),
+            accepted_flits: r.accepted_flits,
+            delivery_ratio: r.delivery_ratio,
+            utilisation: r.utilisation,
+            batches: r.batches,
+            converged: r.converged,
+            status: match r.saturated {
+                Some(Saturation::Undelivered(n)) => format!("saturated ({n} undelivered)"),
+                Some(Saturation::Rising) => "saturated (latency rising)".into(),
+                None if r.converged => "ok".into(),
+                None => "cycle limit".into(),
+            },
+            cycles: r.cycles,
+            flit_hops: r.flit_hops,
+        }
+    }
+
+    /// Mean multicast or unicast latency and its confidence half-width.
+    fn latency(&self, multicast: bool) -> (Option<f64>, Option<f64>) {
+        if multicast {
+            (self.multicast_latency, self.multicast_ci)
+        } else {
+            (self.unicast_latency, self.unicast_ci)
+        }
+    }
+}
+
+/// JSON output: the schema name, then the points.
+#[derive(Serialize)]
+struct Doc<'a> {
+    schema: &'static str,
+    topology: String,
+    points: &'a [Row],
+}
+
+/// `meshcast simulate`.
+pub fn run(args: &SimulateArgs) -> Result<String> {
+    let shape: Shape = args
+        .topology
+        .parse()
+        .with_context(|| format!("--topology '{}'", args.topology))?;
+    let loads = loads(&args.load)?;
+    let algos: Vec<Option<&'static AlgoInfo>> = match &args.algos {
+        Some(names) => names
+            .split(',')
+            .map(|n| {
+                algo::find(n.trim())
+                    .map(Some)
+                    .with_context(|| format!("--algos '{names}'"))
+            })
+            .collect::<Result<_>>()?,
+        None if args.multicast > 0.0 => bail!(
+            "--multicast {} needs --algos to build the multicasts",
+            args.multicast
+        ),
+        None => vec![None],
+    };
+    let traffic = Traffic {
+        load: 0.0,
+        multicast: args.multicast,
+        destinations: destinations(&args.dests)?,
+        hot_spot: args
+            .hot_spot
+            .as_deref()
+            .map(|h| hot_spot(&shape, h))
+            .transpose()?,
+    };
+    let router = Router {
+        vcs: args.vcs,
+        buffer: args.buffer,
+        pipeline: args.pipeline,
+        ports: args.ports,
+        startup: args.startup,
+        length: args.length,
+    };
+    let measure = Measure {
+        warmup: args.warmup,
+        batch: args.batch,
+        precision: args.precision,
+        max_cycles: args.max_cycles,
+        ..Measure::default()
+    };
+    let setups: Vec<Setup> = algos
+        .iter()
+        .flat_map(|&algorithm| {
+            loads
+                .iter()
+                .enumerate()
+                .map(move |(i, &load)| (algorithm, i, load))
+        })
+        .map(|(algorithm, i, load)| Setup {
+            shape: shape.clone(),
+            router,
+            traffic: Traffic { load, ..traffic },
+            measure,
+            algorithm,
+            preparation: args.prep,
+            params: Params {
+                ports: args.algo_ports,
+                ..Params::default()
+            },
+            seed: point_seed(args.seed, i as u64),
+        })
+        .collect();
+    let bar = progress_bar(setups.len() as u64, args.quiet);
+    let reports = simulate_all(&setups, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let rows: Vec<Row> = setups
+        .iter()
+        .zip(reports)
+        .map(|(s, r)| Ok(Row::of(s.algorithm.map_or("unicast", |a| a.name), &r?)))
+        .collect::<Result<_>>()?;
+    if let Some(path) = &args.out {
+        write_rows(path, &shape, &rows)?;
+    }
+    if let Some(path) = &args.plot {
+        plot(path, &shape, args, &rows)?;
+    }
+    if args.json {
+        let doc = Doc {
+            schema: "meshcast.simulate/1",
+            topology: shape.to_string(),
+            points: &rows,
+        };
+        return Ok(serde_json::to_string_pretty(&doc)? + "\n");
+    }
+    Ok(text(&rows))
+}
+
+/// `a` or `a:b:n` (n ≥ 2 loads evenly from a to b).
+fn loads(text: &str) -> Result<Vec<f64>> {
+    let bad = || {
+        format!("--load '{text}': give a load such as 0.01, or a:b:n such as 0.001:0.01:10 (n ≥ 2, loads in (0, 1])")
+    };
+    let num = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| *x > 0.0 && *x <= 1.0)
+    };
+    let parts: Vec<&str> = text.split(':').collect();
+    let loads = match parts[..] {
+        [a] => vec![num(a).with_context(bad)?],
+        [a, b, n] => {
+            let (a, b) = (num(a).with_context(bad)?, num(b).with_context(bad)?);
+            let n: usize = n
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&n| n >= 2)
+                .with_context(bad)?;
+            (0..n)
+                .map(|i| a + (b - a) * i as f64 / (n - 1) as f64)
+                .collect()
+        }
+        _ => bail!(bad()),
+    };
+    Ok(loads)
+}
+
+/// `K` or `LOW:HIGH`.
+fn destinations(text: &str) -> Result<Destinations> {
+    let bad = || format!("--dests '{text}': give a count K or a range LOW:HIGH");
+    let num = |s: &str| s.trim().parse::<u32>().ok();
+    Ok(match text.split(':').collect::<Vec<_>>()[..] {
+        [k] => Destinations::Fixed(num(k).with_context(bad)?),
+        [lo, hi] => Destinations::Uniform(num(lo).with_context(bad)?, num(hi).with_context(bad)?),
+        _ => bail!(bad()),
+    })
+}
+
+/// `NODE@FRACTION`.
+fn hot_spot(shape: &Shape, text: &str) -> Result<(meshcast::topology::Node, f64)> {
+    let bad = || format!("--hot-spot '{text}': give NODE@FRACTION, e.g. 3,3@0.2");
+    let (node, f) = text.split_once('@').with_context(bad)?;
+    let node = shape.parse_node(node).with_context(bad)?;
+    let f: f64 = f.trim().parse().ok().with_context(bad)?;
+    Ok((node, f))
+}
+
+fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) =
+        ProgressStyle::with_template("simulating {bar:30} {pos}/{len} points, {elapsed} elapsed")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn fmt_opt(x: Option<f64>, digits: usize) -> String {
+    x.map_or("-".into(), |x| format!("{x:.digits$}"))
+}
+
+fn mean_ci(mean: Option<f64>, ci: Option<f64>) -> String {
+    match (mean, ci) {
+        (Some(m), Some(c)) => format!("{m:.1} ± {c:.1}"),
+        (Some(m), None) => format!("{m:.1}"),
+        _ => "-".into(),
+    }
+}
+
+fn text(rows: &[Row]) -> String {
+    use Align::{Left, Right};
+    let header = [
+        ("algorithm", Left),
+        ("load", Right),
+        ("flits/node/cycle", Right),
+        ("multicast latency", Right),
+        ("unicast latency", Right),
+        ("CV", Right),
+        ("accepted", Right),
+        ("delivered", Right),
+        ("utilisation", Right),
+        ("status", Left),
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.algorithm.clone(),
+                format!("{:.5}", r.load),
+                format!("{:.4}", r.offered_flits),
+                mean_ci(r.multicast_latency, r.multicast_ci),
+                mean_ci(r.unicast_latency, r.unicast_ci),
+                fmt_opt(r.cv, 4),
+                format!("{:.4}", r.accepted_flits),
+                format!("{:.4}", r.delivery_ratio),
+                format!("{:.4}", r.utilisation),
+                r.status.clone(),
+            ]
+        })
+        .collect();
+    table(&header, &cells)
+}
+
+fn write_rows(path: &std::path::Path, shape: &Shape, rows: &[Row]) -> Result<()> {
+    let bytes = match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("csv") => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            for r in rows {
+                w.serialize(r)?;
+            }
+            w.into_inner()?
+        }
+        Some("json") => {
+            let doc = Doc {
+                schema: "meshcast.simulate/1",
+                topology: shape.to_string(),
+                points: rows,
+            };
+            (serde_json::to_string_pretty(&doc)? + "\n").into_bytes()
+        }
+        _ => bail!(
+            "--out '{}': the file must end in .csv or .json",
+            path.display()
+        ),
+    };
+    output::write_atomically(path, &bytes)
+        .with_context(|| format!("cannot write '{}'", path.display()))
+}
+
+fn plot(path: &std::path::Path, shape: &Shape, args: &SimulateArgs, rows: &[Row]) -> Result<()> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.algorithm.as_str()) {
+            names.push(&r.algorithm);
+        }
+    }
+    let curve = |name: &str, multicast: bool| Curve {
+        label: name.to_string(),
+        points: rows
+            .iter()
+            .filter(|r| r.algorithm == name)
+            .map(|r| {
+                let (m, c) = r.latency(multicast);
+                let m = m.unwrap_or(f64::NAN);
+                let c = c.unwrap_or(f64::NAN);
+                (r.load, m, m - c, m + c)
+            })
+            .collect(),
+    };
+    let mut panels = Vec::new();
+    if args.multicast > 0.0 {
+        panels.push(Panel {
+            title: "multicast".into(),
+            y_label: "mean multicast latency (cycles)".into(),
+            curves: names.iter().map(|n| curve(n, true)).collect(),
+        });
+    }
+    if args.multicast < 1.0 {
+        panels.push(Panel {
+            title: "unicast".into(),
+            y_label: "mean unicast latency (cycles)".into(),
+            curves: names.iter().map(|n| curve(n, false)).collect(),
+        });
+    }
+    let title = format!("{shape}, {} flits, start-up {}", args.length, args.startup);
+    write_plot(path, &title, "load (messages per node per cycle)", &panels)
+}

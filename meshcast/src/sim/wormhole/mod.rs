@@ -1,0 +1,270 @@
+//! A cycle-accurate, flit-level simulator of wormhole-routed n-D meshes and tori, which executes
+//! the plans of any algorithm under load (seed 003 §4, seed 002 §4).
+//!
+//! **Network** ([`Router`]): input-buffered wormhole routers with a crossbar, `V` virtual channels
+//! of `B` flits per physical channel and credit-based flow control, a router pipeline of
+//! `pipeline` cycles per hop (1 is the seeds' model), `d` injection and `d` ejection channels per
+//! node, one flit per cycle per channel. Deadlock freedom by virtual-channel classes:
+//! dimension-ordered routes (with datelines on tori) and Hamiltonian routes (high/low channel
+//! subnetworks, seed 002 §2.2) each get their own; a configuration that cannot keep them apart is
+//! refused ([`SimError::VirtualChannels`], [`SimError::Route`]).
+//!
+//! **Plans** ([`crate::plan::Plan`]): a node sends once it holds the whole message; each send
+//! holds an injection channel through its start-up and until its tail has left the router, so
+//! path-based worms deliver a copy at every destination they pass (absorb-and-forward),
+//! unicast-based plans send their next messages when a node has received the whole message, and
+//! trees run as one-hop store-and-forward packets. The source of a multicast first spends the
+//! algorithm's preparation time ([`preparation_time`]).
+//!
+//! **Traffic and measurement** ([`traffic`]): exponential inter-arrival times per node, a
+//! unicast/multicast mix, warm-up and batch means until the 95% confidence interval is within the
+//! precision asked, saturation detected and reported.
+//!
+//! **Zero load** ([`run_plan`]): one plan in an empty network. With a one-cycle pipeline and a
+//! buffer of at least two flits, a worm's copy arrives `startup + hops + L` cycles after it
+//! starts and a node's sends take its `d` injection channels as they free up, so a plan takes
+//! exactly [`crate::eval::wormhole_latency`] under `d` ports when its worms never share a channel.
+//!
+//! ```
+//! use meshcast::algo::{self, Request};
+//! use meshcast::eval::{wormhole_latency, Ports, Wormhole};
+//! use meshcast::sim::wormhole::{run_plan, Router};
+//! let req = Request::parse("mesh:8x8", "3,3", "0,0 7,7 5,1")?;
+//! let plan = algo::find("dual-path")?.route(&req)?;
+//! let router = Router { ports: 4, startup: 33, length: 64, ..Router::default() };
+//! let run = run_plan(req.shape(), &plan, router, 0)?;
+//! let model = Wormhole { startup: 33, length: 64, ports: Ports::Multi(4) };
+//! assert_eq!(run.completion, u64::from(wormhole_latency(&plan, req.shape(), model)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod channels;
+mod config;
+mod network;
+mod nodes;
+pub mod seeds;
+pub mod traffic;
+
+pub use channels::Classes;
+pub use config::{preparation_time, Router};
+
+use crate::error::InputError;
+use crate::plan::Plan;
+use crate::topology::{Node, Shape};
+
+use channels::{dimension_ordered, Channels};
+use network::Network;
+use nodes::{Completed, Nodes};
+
+/// Why a run could not be made or could not finish.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    /// Bad settings.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// Too few virtual channels to keep the route classes deadlock-free.
+    #[error("{vcs} virtual channel(s) per channel cannot run this traffic on {topology} deadlock-free: it needs at least {need} (2 per dimension-ordered class on a torus for the datelines, 1 more for Hamiltonian routes)")]
+    VirtualChannels {
+        /// The topology.
+        topology: String,
+        /// Virtual channels asked for.
+        vcs: u32,
+        /// Virtual channels needed.
+        need: u32,
+    },
+    /// A send whose route the simulator cannot keep deadlock-free.
+    #[error("route {route} is not {allowed}: the simulator cannot run it deadlock-free")]
+    Route {
+        /// The nodes of the route.
+        route: String,
+        /// The route classes this run has channels for.
+        allowed: &'static str,
+    },
+    /// No flit moved for the watchdog's number of cycles while worms waited.
+    #[error("deadlock at cycle {cycle}: no flit moved for {idle} cycles; {}", waiting.join("; "))]
+    Deadlock {
+        /// The cycle the watchdog fired.
+        cycle: u64,
+        /// Cycles without progress.
+        idle: u64,
+        /// The waiting worms (the first few): what each holds and waits for.
+        waiting: Vec<String>,
+    },
+    /// A broken flit count: a simulator bug, never bad input.
+    #[error("flit conservation broken at cycle {cycle}: {what}")]
+    Conservation {
+        /// The cycle.
+        cycle: u64,
+        /// What did not add up.
+        what: String,
+    },
+}
+
+/// Cycles without a flit moving while worms are in the network, beyond the start-up, before a run
+/// is declared deadlocked.
+pub const WATCHDOG: u64 = 20_000;
+
+/// A network with its nodes, the watchdog and the conservation check: the loop both a single
+/// plan and a traffic run drive.
+struct Sim {
+    net: Network,
+    nodes: Nodes,
+    idle: u64,
+    /// Idle cycles tolerated: the watchdog's plus a start-up, during which a worm cannot move.
+    patience: u64,
+    done: Vec<Completed>,
+}
+
+impl Sim {
+    fn new(shape: &Shape, router: Router, classes: Classes) -> Result<Sim, SimError> {
+        let router = router.check()?;
+        let channels = Channels::new(shape, router.vcs, classes)?;
+        let net = Network::new(
+            channels,
+            router.vcs,
+            router.buffer,
+            router.pipeline,
+            router.ports,
+            router.length,
+        );
+        Ok(Sim {
+            net,
+            nodes: Nodes::new(shape.len(), router.startup),
+            idle: 0,
+            patience: WATCHDOG + u64::from(router.startup),
+            done: Vec::new(),
+        })
+    }
+
+    /// One cycle; completed messages are left in `self.done`.
+    fn cycle(&mut self, now: u64) -> Result<(), SimError> {
+        let moved = self.nodes.cycle(&mut self.net, now, &mut self.done)?;
+        if moved > 0 || self.net.active_worms() == 0 {
+            self.idle = 0;
+        } else {
+            self.idle += 1;
+            if self.idle >= self.patience {
+                return Err(SimError::Deadlock {
+                    cycle: now,
+                    idle: self.idle,
+                    waiting: self.net.waiting(8),
+                });
+            }
+        }
+        if cfg!(debug_assertions) && now % 64 == 0 {
+            self.net
+                .check_conservation()
+                .map_err(|what| SimError::Conservation { cycle: now, what })?;
+        }
+        Ok(())
+    }
+}
+
+/// The route classes a plan's sends use.
+pub fn classes_of(plan: &Plan, shape: &Shape) -> Classes {
+    let mut c = Classes::default();
+    for send in plan.sends() {
+        if dimension_ordered(shape, send.from, send.hops) {
+            c.dimension_ordered = true;
+        } else {
+            c.hamiltonian = true;
+        }
+    }
+    c
+}
+
+/// One plan run alone in an empty network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanRun {
+    /// Each destination and the cycle it held the whole message, in the plan's destination order.
+    pub arrivals: Vec<(Node, u64)>,
+    /// The cycle the last destination held it: the multicast latency.
+    pub completion: u64,
+    /// Flit crossings of network channels.
+    pub flit_hops: u64,
+}
+
+/// Run `plan` alone on `shape` (generated at cycle 0, its source sending from cycle `prep`) and
+/// report when each destination holds the message. Routes must be dimension-ordered or monotone
+/// along the snake Hamiltonian path.
+pub fn run_plan(
+    shape: &Shape,
+    plan: &Plan,
+    router: Router,
+    prep: u32,
+) -> Result<PlanRun, SimError> {
+    let mut sim = Sim::new(shape, router, classes_of(plan, shape))?;
+    sim.nodes.trace = Some(Vec::new());
+    sim.nodes.multicast(0, prep, plan.clone(), false);
+    let mut now = 0;
+    while sim.done.is_empty() {
+        sim.cycle(now)?;
+        now += 1;
+    }
+    let arrivals = sim.nodes.trace.take().unwrap_or_default();
+    let completion = sim.done[0].latency;
+    let arrivals = plan
+        .destinations()
+        .iter()
+        .map(|&d| {
+            let t = arrivals
+                .iter()
+                .find(|a| a.0 == d)
+                .map(|a| a.1)
+                .expect("every destination is reached");
+            (d, t)
+        })
+        .collect();
+    Ok(PlanRun {
+        arrivals,
+        completion,
+        flit_hops: sim.net.flit_hops,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Hop, PlanKind};
+
+    /// Five worms chasing each other round a 5-node ring on one virtual channel without
+    /// datelines deadlock; the watchdog stops the run and names what each waits for.
+    #[test]
+    fn the_watchdog_reports_a_deadlock() {
+        let shape = Shape::torus(&[5]).unwrap();
+        let router = Router {
+            vcs: 1,
+            buffer: 1,
+            length: 8,
+            startup: 0,
+            ..Router::default()
+        };
+        let mut sim = Sim::new(&Shape::mesh(&[5]).unwrap(), router, Classes::default()).unwrap();
+        sim.net = Network::new(Channels::without_datelines(&shape, 1), 1, 1, 1, 1, 8);
+        for i in 0..5u32 {
+            let at = |x: u32| Node(x % 5);
+            let mut plan = Plan::new(PlanKind::Unicast, at(i), vec![at(i + 2)]);
+            plan.push_send(
+                at(i),
+                [
+                    Hop {
+                        node: at(i + 1),
+                        drop: false,
+                    },
+                    Hop {
+                        node: at(i + 2),
+                        drop: true,
+                    },
+                ],
+            );
+            sim.nodes.multicast(0, 0, plan, false);
+        }
+        let err = (0..).try_for_each(|now| sim.cycle(now)).unwrap_err();
+        let SimError::Deadlock { cycle, waiting, .. } = &err else {
+            panic!("{err}");
+        };
+        assert!(*cycle >= WATCHDOG && *cycle < WATCHDOG + 50, "{err}");
+        assert_eq!(waiting.len(), 5);
+        assert!(waiting[0].contains("waits for channel"), "{err}");
+    }
+}

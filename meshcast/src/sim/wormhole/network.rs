@@ -1,0 +1,519 @@
+//! The cycle engine: routers, virtual-channel buffers, credits and worms, as flat arrays.
+//!
+//! Every router has one input port per incoming channel plus `d` injection ports, and one output
+//! port per outgoing channel plus `d` ejection ports; a crossbar joins them. Each input port has
+//! `V` virtual-channel buffers of `B` flits. A virtual channel belongs to one worm from the cycle
+//! its header takes it until its tail leaves, so a buffer holds the flits of one worm only and is
+//! stored as a count and a ring of arrival cycles (for the pipeline delay), never as flits.
+//!
+//! One cycle, all decisions on the state at the start of the cycle:
+//! 1. **route and VC allocation**: a header that has spent `pipeline` cycles in its router takes
+//!    the lowest free virtual channel of its class on its next channel (or a free ejection
+//!    channel at its last node), worms in a fixed order;
+//! 2. **switch allocation**, separable and input-first: each input port picks one of its
+//!    virtual channels holding a ready flit whose next buffer has a credit (round robin), then
+//!    each output port picks one of those input ports (round robin);
+//! 3. **traversal**: the winners move one flit each; a flit may leave its next buffer
+//!    `pipeline` cycles later; a credit is seen upstream the cycle after a flit leaves.
+//!
+//! Ties are broken by fixed orders only, so a run is a pure function of its inputs.
+
+use crate::topology::Node;
+
+use super::channels::{Channels, WormHop};
+
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A worm in the network.
+#[derive(Debug, Default)]
+struct Worm {
+    tag: u32,
+    hops: Vec<WormHop>,
+    /// The virtual channel (global id) held on each hop, or `NONE`.
+    vc: Vec<u32>,
+    /// Injection port (`node · d + k`) while flits remain at the source, else `NONE`.
+    inj: u32,
+    /// Ejection port (global output id) once the header reached its last node.
+    ej: u32,
+    /// Flits still at the source.
+    unsent: u32,
+    /// The cycle the header enters the source router.
+    ready: u64,
+    /// The frontmost hop whose virtual channel the worm holds; -1 before the first.
+    head: i32,
+    /// The rearmost position holding flits: -1 the source, else a hop.
+    tail: i32,
+    /// Flits ejected at the last node.
+    ejected: u32,
+}
+
+/// A flit that wants to cross the crossbar this cycle.
+#[derive(Clone, Copy, Debug)]
+struct Request {
+    worm: u32,
+    pos: i32,
+    input: u32,
+    output: u32,
+    /// Virtual channel index within the input port (round-robin key at the input).
+    vc_local: u32,
+    /// Input port index within its router (round-robin key at the output).
+    in_local: u32,
+}
+
+/// Worm `tag`'s tail left the router at `node` this cycle: the node holds a copy if the hop
+/// drops one (`copy`), and the worm is over if it was its last hop (`last`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Arrival {
+    pub tag: u32,
+    pub node: Node,
+    pub copy: bool,
+    pub last: bool,
+}
+
+/// Routers, buffers and worms.
+pub(crate) struct Network {
+    pub channels: Channels,
+    vcs: u32,
+    buffer: u32,
+    pipeline: u64,
+    ports: u32,
+    length: u32,
+    links: u32,
+    /// Per global virtual channel: owner worm, flits held, ring of arrival cycles.
+    vc_owner: Vec<u32>,
+    vc_count: Vec<u32>,
+    vc_front: Vec<u32>,
+    vc_ring: Vec<u64>,
+    /// Per injection / ejection port (node · d + k): the worm using it.
+    inj_owner: Vec<u32>,
+    ej_owner: Vec<u32>,
+    rr_in: Vec<u32>,
+    rr_out: Vec<u32>,
+    in_best: Vec<u32>,
+    out_best: Vec<u32>,
+    touched_in: Vec<u32>,
+    touched_out: Vec<u32>,
+    requests: Vec<Request>,
+    worms: Vec<Worm>,
+    free_worms: Vec<u32>,
+    active: Vec<u32>,
+    /// Flit crossings of network channels (flit-hops), for utilisation.
+    pub flit_hops: u64,
+    /// Flits ejected at worms' last nodes.
+    pub flits_ejected: u64,
+    /// Flits that entered the network.
+    pub flits_injected: u64,
+}
+
+impl Network {
+    pub fn new(
+        channels: Channels,
+        vcs: u32,
+        buffer: u32,
+        pipeline: u32,
+        ports: u32,
+        length: u32,
+    ) -> Network {
+        let links = channels.head.len() as u32;
+        let nodes = channels.shape.len() as u32;
+        let total_vcs = (links * vcs) as usize;
+        let io = (nodes * ports) as usize;
+        let ports_total = links as usize + io;
+        Network {
+            channels,
+            vcs,
+            buffer,
+            pipeline: u64::from(pipeline),
+            ports,
+            length,
+            links,
+            vc_owner: vec![NONE; total_vcs],
+            vc_count: vec![0; total_vcs],
+            vc_front: vec![0; total_vcs],
+            vc_ring: vec![0; total_vcs * buffer as usize],
+            inj_owner: vec![NONE; io],
+            ej_owner: vec![NONE; io],
+            rr_in: vec![0; ports_total],
+            rr_out: vec![0; ports_total],
+            in_best: vec![NONE; ports_total],
+            out_best: vec![NONE; ports_total],
+            touched_in: Vec::new(),
+            touched_out: Vec::new(),
+            requests: Vec::new(),
+            worms: Vec::new(),
+            free_worms: Vec::new(),
+            active: Vec::new(),
+            flit_hops: 0,
+            flits_ejected: 0,
+            flits_injected: 0,
+        }
+    }
+
+    /// Worms in the network (in start-up, or with flits anywhere).
+    pub fn active_worms(&self) -> usize {
+        self.active.len()
+    }
+
+    /// A free injection port of `node`, lowest first.
+    pub fn free_port(&self, node: Node) -> Option<u32> {
+        let base = node.0 * self.ports;
+        (base..base + self.ports).find(|&p| self.inj_owner[p as usize] == NONE)
+    }
+
+    /// Start a worm on injection port `port` (from [`Network::free_port`]) at cycle `now`: it
+    /// holds the port through its start-up (`startup` cycles) until its tail leaves the router.
+    /// `fill` writes the worm's hops into the buffer it is given.
+    pub fn start<E>(
+        &mut self,
+        now: u64,
+        port: u32,
+        startup: u32,
+        tag: u32,
+        fill: impl FnOnce(&Channels, &mut Vec<WormHop>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let id = match self.free_worms.pop() {
+            Some(id) => id,
+            None => {
+                self.worms.push(Worm::default());
+                self.worms.len() as u32 - 1
+            }
+        };
+        let w = &mut self.worms[id as usize];
+        if let Err(e) = fill(&self.channels, &mut w.hops) {
+            self.free_worms.push(id);
+            return Err(e);
+        }
+        debug_assert!(!w.hops.is_empty(), "a send has at least one hop");
+        w.vc.clear();
+        w.vc.resize(w.hops.len(), NONE);
+        w.tag = tag;
+        w.inj = port;
+        w.ej = NONE;
+        w.unsent = self.length;
+        w.ready = now + u64::from(startup);
+        w.head = -1;
+        w.tail = -1;
+        w.ejected = 0;
+        self.inj_owner[port as usize] = id;
+        self.active.push(id);
+        Ok(())
+    }
+
+    /// Play one cycle `now`; arrivals are appended to `out`. Returns the flits moved.
+    pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>) -> u32 {
+        self.allocate(now);
+        self.request(now);
+        self.arbitrate();
+        let moved = self.traverse(now, out);
+        self.active
+            .retain(|&id| self.worms[id as usize].ejected < self.length);
+        moved
+    }
+
+    /// Whether a flit at position `pos` of worm `w` may leave its buffer at `now`.
+    fn ready_at(&self, w: &Worm, pos: i32, now: u64) -> bool {
+        if pos < 0 {
+            w.unsent > 0 && now >= w.ready + self.pipeline
+        } else {
+            let vc = w.vc[pos as usize] as usize;
+            self.vc_count[vc] > 0
+                && self.vc_ring[vc * self.buffer as usize + self.vc_front[vc] as usize]
+                    + self.pipeline
+                    <= now
+        }
+    }
+
+    fn allocate(&mut self, now: u64) {
+        for i in 0..self.active.len() {
+            let id = self.active[i];
+            let w = &self.worms[id as usize];
+            let last = w.hops.len() as i32 - 1;
+            if (w.head == last && w.ej != NONE) || !self.ready_at(w, w.head, now) {
+                continue;
+            }
+            if w.head == last {
+                let node = self.channels.head[w.hops[last as usize].channel as usize];
+                let base = node * self.ports;
+                if let Some(p) =
+                    (base..base + self.ports).find(|&p| self.ej_owner[p as usize] == NONE)
+                {
+                    self.ej_owner[p as usize] = id;
+                    self.worms[id as usize].ej = self.links + p;
+                }
+                continue;
+            }
+            let next = (w.head + 1) as usize;
+            let hop = w.hops[next];
+            let base = hop.channel * self.vcs;
+            let free = (hop.vcs.lo as u32..(hop.vcs.lo + hop.vcs.n) as u32)
+                .map(|v| base + v)
+                .find(|&vc| self.vc_owner[vc as usize] == NONE);
+            if let Some(vc) = free {
+                self.vc_owner[vc as usize] = id;
+                let w = &mut self.worms[id as usize];
+                w.vc[next] = vc;
+                w.head = next as i32;
+            }
+        }
+    }
+
+    fn request(&mut self, now: u64) {
+        self.requests.clear();
+        for i in 0..self.active.len() {
+            let id = self.active[i];
+            let w = &self.worms[id as usize];
+            let last = w.hops.len() as i32 - 1;
+            for pos in w.tail..=w.head.min(last) {
+                if !self.ready_at(w, pos, now) {
+                    continue;
+                }
+                let output = if pos == last {
+                    if w.ej == NONE {
+                        continue;
+                    }
+                    w.ej
+                } else {
+                    let next = w.vc[(pos + 1) as usize];
+                    if next == NONE || self.vc_count[next as usize] >= self.buffer {
+                        continue;
+                    }
+                    w.hops[(pos + 1) as usize].channel
+                };
+                let (input, vc_local, in_local) = if pos < 0 {
+                    (
+                        self.links + w.inj,
+                        0,
+                        self.channels.per_node + w.inj % self.ports,
+                    )
+                } else {
+                    let c = w.hops[pos as usize].channel;
+                    (c, w.vc[pos as usize] % self.vcs, c % self.channels.per_node)
+                };
+                let r = Request {
+                    worm: id,
+                    pos,
+                    input,
+                    output,
+                    vc_local,
+                    in_local,
+                };
+                let idx = self.requests.len() as u32;
+                self.requests.push(r);
+                let best = self.in_best[input as usize];
+                if best == NONE {
+                    self.touched_in.push(input);
+                    self.in_best[input as usize] = idx;
+                } else {
+                    let rr = self.rr_in[input as usize];
+                    let key = |v: u32| (v + self.vcs - rr % self.vcs) % self.vcs;
+                    if key(vc_local) < key(self.requests[best as usize].vc_local) {
+                        self.in_best[input as usize] = idx;
+                    }
+                }
+            }
+        }
+    }
+
+    fn arbitrate(&mut self) {
+        let radix = self.channels.per_node + self.ports;
+        for &input in &self.touched_in {
+            let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
+            let r = self.requests[idx as usize];
+            let best = self.out_best[r.output as usize];
+            if best == NONE {
+                self.touched_out.push(r.output);
+                self.out_best[r.output as usize] = idx;
+            } else {
+                let rr = self.rr_out[r.output as usize];
+                let key = |v: u32| (v + radix - rr % radix) % radix;
+                if key(r.in_local) < key(self.requests[best as usize].in_local) {
+                    self.out_best[r.output as usize] = idx;
+                }
+            }
+        }
+        self.touched_in.clear();
+    }
+
+    fn traverse(&mut self, now: u64, out: &mut Vec<Arrival>) -> u32 {
+        let mut moved = 0;
+        for i in 0..self.touched_out.len() {
+            let output = self.touched_out[i];
+            let idx = std::mem::replace(&mut self.out_best[output as usize], NONE);
+            let r = self.requests[idx as usize];
+            self.rr_out[output as usize] = r.in_local + 1;
+            self.rr_in[r.input as usize] = r.vc_local + 1;
+            self.advance(r.worm, r.pos, now, out);
+            moved += 1;
+        }
+        self.touched_out.clear();
+        moved
+    }
+
+    /// Move worm `id`'s flit at `pos` one position on.
+    fn advance(&mut self, id: u32, pos: i32, now: u64, out: &mut Vec<Arrival>) {
+        let b = self.buffer as usize;
+        let w = &mut self.worms[id as usize];
+        let last = w.hops.len() as i32 - 1;
+        let is_tail = if pos < 0 {
+            w.unsent -= 1;
+            self.flits_injected += 1;
+            w.unsent == 0
+        } else {
+            let vc = w.vc[pos as usize] as usize;
+            self.vc_front[vc] = (self.vc_front[vc] + 1) % self.buffer;
+            self.vc_count[vc] -= 1;
+            w.tail == pos && self.vc_count[vc] == 0
+        };
+        if pos == last {
+            w.ejected += 1;
+            self.flits_ejected += 1;
+        } else {
+            let vc = w.vc[(pos + 1) as usize] as usize;
+            let slot = (self.vc_front[vc] + self.vc_count[vc]) as usize % b;
+            self.vc_ring[vc * b + slot] = now;
+            self.vc_count[vc] += 1;
+            self.flit_hops += 1;
+        }
+        if !is_tail {
+            return;
+        }
+        if pos < 0 {
+            self.inj_owner[w.inj as usize] = NONE;
+            w.inj = NONE;
+        } else {
+            let hop = w.hops[pos as usize];
+            let vc = w.vc[pos as usize];
+            self.vc_owner[vc as usize] = NONE;
+            w.vc[pos as usize] = NONE;
+            if hop.drop || pos == last {
+                out.push(Arrival {
+                    tag: w.tag,
+                    node: Node(self.channels.head[hop.channel as usize]),
+                    copy: hop.drop,
+                    last: pos == last,
+                });
+            }
+        }
+        if pos == last {
+            self.ej_owner[(w.ej - self.links) as usize] = NONE;
+            self.free_worms.push(id);
+        } else {
+            w.tail = pos + 1;
+        }
+    }
+
+    /// Every flit accounted for: each active worm's flits at its source, in buffers it holds and
+    /// ejected add up to the message length, and no buffer holds flits of a worm that does not
+    /// own it. `Err` says which worm or buffer is wrong.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let mut held = 0u64;
+        for &id in &self.active {
+            let w = &self.worms[id as usize];
+            let mut sum = u64::from(w.unsent) + u64::from(w.ejected);
+            for &vc in &w.vc {
+                if vc != NONE {
+                    if self.vc_owner[vc as usize] != id {
+                        return Err(format!(
+                            "worm {id} holds virtual channel {vc} owned by another"
+                        ));
+                    }
+                    sum += u64::from(self.vc_count[vc as usize]);
+                    held += u64::from(self.vc_count[vc as usize]);
+                }
+            }
+            if sum != u64::from(self.length) {
+                return Err(format!(
+                    "worm {id} accounts for {sum} flits, not {}",
+                    self.length
+                ));
+            }
+        }
+        let buffered: u64 = self.vc_count.iter().map(|&c| u64::from(c)).sum();
+        if buffered != held {
+            return Err(format!(
+                "{buffered} flits buffered but active worms hold {held}"
+            ));
+        }
+        let in_flight = self.flits_injected - self.flits_ejected;
+        if in_flight != held {
+            return Err(format!(
+                "{in_flight} flits injected and not ejected, {held} buffered"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The worms that hold channels, with what each waits for: one line each, at most `most`.
+    pub fn waiting(&self, most: usize) -> Vec<String> {
+        let shape = &self.channels.shape;
+        let name = |c: u32| {
+            let from = Node(c / self.channels.per_node);
+            let to = Node(self.channels.head[c as usize]);
+            format!("{}->{}", shape.fmt_node(from), shape.fmt_node(to))
+        };
+        self.active
+            .iter()
+            .take(most)
+            .map(|&id| {
+                let w = &self.worms[id as usize];
+                let last = w.hops.len() as i32 - 1;
+                let wants = if w.head == last {
+                    format!(
+                        "an ejection channel at {}",
+                        shape.fmt_node(Node(
+                            self.channels.head[w.hops[last as usize].channel as usize]
+                        ))
+                    )
+                } else {
+                    format!("channel {}", name(w.hops[(w.head + 1) as usize].channel))
+                };
+                let holds = if w.head < 0 {
+                    "nothing".to_string()
+                } else {
+                    name(w.hops[w.head as usize].channel)
+                };
+                format!("worm {id} holds {holds} and waits for {wants}")
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Hop;
+    use crate::sim::wormhole::channels::Classes;
+    use crate::topology::Shape;
+
+    /// The conservation check sees a flit that appears from nowhere and one that vanishes.
+    #[test]
+    fn conservation_catches_a_lost_or_forged_flit() {
+        let shape = Shape::mesh(&[4, 4]).unwrap();
+        let channels = Channels::new(&shape, 2, Classes::default()).unwrap();
+        let mut net = Network::new(channels, 2, 4, 1, 1, 8);
+        let from = shape.node(&[0, 0]).unwrap();
+        let hops: Vec<Hop> = [[1, 0], [2, 0], [2, 1]]
+            .iter()
+            .map(|c| Hop {
+                node: shape.node(c).unwrap(),
+                drop: true,
+            })
+            .collect();
+        let port = net.free_port(from).unwrap();
+        net.start(0, port, 0, 7, |ch, out| ch.route(from, &hops, out))
+            .unwrap();
+        let mut out = Vec::new();
+        for now in 0..4 {
+            net.step(now, &mut out);
+        }
+        net.check_conservation().unwrap();
+        let vc = net.worms[0].vc[0] as usize;
+        net.vc_count[vc] += 1;
+        assert!(net
+            .check_conservation()
+            .unwrap_err()
+            .contains("accounts for 9 flits"));
+        net.vc_count[vc] -= 2;
+        assert!(net.check_conservation().is_err());
+    }
+}

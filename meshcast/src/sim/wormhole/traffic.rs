@@ -1,0 +1,555 @@
+//! Traffic runs: messages generated at every node with exponential inter-arrival times, a
+//! unicast/multicast mix, and the measurement of seed 003 §4 — warm-up, then batch means until
+//! the 95% confidence interval of the mean latency is within the precision asked, or a cycle
+//! limit.
+//!
+//! **Latency** is counted from a message's generation (queueing at the source included) to the
+//! cycle its last destination holds the whole message. **Batches** are fixed spans of cycles; a
+//! message counts in the batch in which it completes. The measured messages are those generated
+//! after the warm-up and before the stop; after the stop the run goes on (traffic included, so
+//! the network stays loaded) for at most `drain` cycles while they finish.
+//!
+//! **Saturation** is reported instead of a mean when a measured message has not finished by the
+//! end of the drain, or when the confidence interval never closed and the later half of the
+//! batch means averages more than 1.5 times the earlier half (latency still growing).
+//!
+//! ```
+//! use meshcast::sim::wormhole::traffic::{simulate, Measure, Setup, Traffic};
+//! use meshcast::sim::wormhole::Router;
+//! let setup = Setup {
+//!     shape: "mesh:4x4".parse()?,
+//!     router: Router { length: 8, startup: 0, ..Router::default() },
+//!     traffic: Traffic { load: 0.01, ..Traffic::default() },
+//!     measure: Measure { warmup: 500, batch: 500, max_cycles: 20_000, ..Measure::default() },
+//!     algorithm: None,
+//!     preparation: None,
+//!     params: Default::default(),
+//!     seed: 1,
+//! };
+//! let report = simulate(&setup)?;
+//! assert!(report.saturated.is_none());
+//! let unicast = report.unicast.unwrap();
+//! assert!(unicast.mean >= 8.0 + 1.0 && unicast.mean < 40.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rand::rngs::ChaCha8Rng;
+use rand::RngExt;
+
+use crate::algo::{AlgoInfo, Params, Request};
+use crate::error::InputError;
+use crate::experiment::stats::t_975;
+use crate::experiment::workload::{random_destinations, seeded};
+use crate::topology::{Node, Shape};
+
+use super::channels::Classes;
+use super::nodes::Completed;
+use super::{classes_of, preparation_time, Router, Sim, SimError};
+
+/// How many destinations a multicast has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Destinations {
+    /// Always `k`.
+    Fixed(u32),
+    /// Uniform in `lo..=hi`, drawn per message.
+    Uniform(u32, u32),
+}
+
+/// What the nodes generate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Traffic {
+    /// Messages generated per node per cycle (the rate of the exponential inter-arrival times).
+    pub load: f64,
+    /// The fraction of messages that are multicasts (seed 003 §4.2: 0.1); the rest are unicasts.
+    pub multicast: f64,
+    /// Destinations of a multicast.
+    pub destinations: Destinations,
+    /// With probability `fraction`, a unicast goes to `node` (hot spot) instead of a uniform
+    /// destination.
+    pub hot_spot: Option<(Node, f64)>,
+}
+
+impl Default for Traffic {
+    fn default() -> Traffic {
+        Traffic {
+            load: 0.001,
+            multicast: 0.0,
+            destinations: Destinations::Fixed(10),
+            hot_spot: None,
+        }
+    }
+}
+
+/// How long to run and when to stop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measure {
+    /// Cycles before anything is measured.
+    pub warmup: u64,
+    /// Cycles per batch.
+    pub batch: u64,
+    /// Batches at least, before the confidence interval may stop the run.
+    pub min_batches: u32,
+    /// Stop measuring when the 95% confidence half-width is at most this fraction of the mean.
+    pub precision: f64,
+    /// Cycles at most (warm-up included) before measuring stops, converged or not.
+    pub max_cycles: u64,
+    /// Cycles at most after the stop for the measured messages to finish.
+    pub drain: u64,
+}
+
+impl Default for Measure {
+    fn default() -> Measure {
+        Measure {
+            warmup: 10_000,
+            batch: 5_000,
+            min_batches: 10,
+            precision: 0.05,
+            max_cycles: 1_000_000,
+            drain: 50_000,
+        }
+    }
+}
+
+/// One simulation: network, router, traffic, the multicast algorithm and the seed.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The topology.
+    pub shape: Shape,
+    /// The router model.
+    pub router: Router,
+    /// The traffic.
+    pub traffic: Traffic,
+    /// When to stop.
+    pub measure: Measure,
+    /// The algorithm that builds every multicast's plan (required when `traffic.multicast > 0`).
+    pub algorithm: Option<&'static AlgoInfo>,
+    /// Preparation time at a multicast's source; `None`: the algorithm's in seed 003
+    /// ([`preparation_time`]).
+    pub preparation: Option<u32>,
+    /// The algorithm's settings (e.g. the multiport algorithm's port count, QG's threshold).
+    pub params: Params,
+    /// The seed of the run's ChaCha8 stream.
+    pub seed: u64,
+}
+
+/// Mean latency with its batch-means confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Latency {
+    /// Mean over the measured messages, in cycles.
+    pub mean: f64,
+    /// Half-width of the 95% confidence interval of the batch means: for the run's primary
+    /// kind (multicasts if any are generated, else unicasts), with at least 2 batches.
+    pub half_width: Option<f64>,
+    /// Measured messages.
+    pub messages: u64,
+}
+
+/// Why a run's latency is not a steady-state mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saturation {
+    /// Measured messages still undelivered at the end of the drain.
+    Undelivered(u64),
+    /// Latency still rising when the cycle limit stopped the run.
+    Rising,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Offered load in messages per node per cycle.
+    pub offered_messages: f64,
+    /// Offered load in message flits per node per cycle (`load · L`).
+    pub offered_flits: f64,
+    /// Multicast latency (if any multicasts were measured).
+    pub multicast: Option<Latency>,
+    /// Unicast latency (if any unicasts were measured).
+    pub unicast: Option<Latency>,
+    /// Mean coefficient of variation of the arrival times across a multicast's destinations
+    /// (seed 003 Table 1).
+    pub cv: Option<f64>,
+    /// Flits delivered to destinations per node per cycle during the measurement (a message
+    /// counts `L` per destination when it completes).
+    pub accepted_flits: f64,
+    /// Measured messages delivered to every destination, over those generated.
+    pub delivery_ratio: f64,
+    /// Flit crossings per network channel per cycle during the measurement.
+    pub utilisation: f64,
+    /// Whether the confidence interval reached the precision asked.
+    pub converged: bool,
+    /// Batches measured.
+    pub batches: u32,
+    /// `Some` when the network was saturated: then the means are not steady-state values.
+    pub saturated: Option<Saturation>,
+    /// Cycles simulated, warm-up and drain included.
+    pub cycles: u64,
+    /// Flit crossings of network channels over the whole run.
+    pub flit_hops: u64,
+}
+
+/// Check the settings that the types do not.
+fn check(setup: &Setup) -> Result<(), SimError> {
+    let t = &setup.traffic;
+    let bad = |name: &'static str, value: String, allowed: &'static str| {
+        Err(SimError::Input(InputError::Setting {
+            name,
+            value,
+            allowed,
+        }))
+    };
+    if !(t.load > 0.0 && t.load <= 1.0) {
+        return bad(
+            "load",
+            t.load.to_string(),
+            "messages per node per cycle in (0, 1]",
+        );
+    }
+    if !(0.0..=1.0).contains(&t.multicast) {
+        return bad("multicast", t.multicast.to_string(), "a fraction in [0, 1]");
+    }
+    if t.multicast > 0.0 && setup.algorithm.is_none() {
+        return bad(
+            "algorithm",
+            "none".into(),
+            "a multicast algorithm when multicasts are generated",
+        );
+    }
+    let most = setup.shape.len() as u32 - 1;
+    let (lo, hi) = match t.destinations {
+        Destinations::Fixed(k) => (k, k),
+        Destinations::Uniform(lo, hi) => (lo, hi),
+    };
+    if t.multicast > 0.0 && (lo == 0 || lo > hi || hi > most) {
+        return bad(
+            "destinations",
+            format!("{lo}..{hi}"),
+            "between 1 and the node count − 1, low ≤ high",
+        );
+    }
+    if let Some((_, f)) = t.hot_spot {
+        if !(0.0..=1.0).contains(&f) {
+            return bad("hot-spot fraction", f.to_string(), "a fraction in [0, 1]");
+        }
+    }
+    let m = &setup.measure;
+    if m.batch == 0
+        || m.min_batches < 2
+        || m.precision.is_nan()
+        || m.precision <= 0.0
+        || m.max_cycles <= m.warmup
+    {
+        return bad(
+            "measure",
+            format!("{m:?}"),
+            "batch ≥ 1 cycle, at least 2 batches, precision > 0, cycle limit above the warm-up",
+        );
+    }
+    Ok(())
+}
+
+/// The route classes a run carries: dimension-ordered unicasts, and whatever the algorithm's
+/// plans use, read from plans for a few requests drawn from a stream of their own.
+fn classes(setup: &Setup) -> Result<Classes, SimError> {
+    let t = &setup.traffic;
+    let mut c = Classes {
+        dimension_ordered: t.multicast < 1.0,
+        hamiltonian: false,
+    };
+    if let (Some(info), true) = (setup.algorithm, t.multicast > 0.0) {
+        let mut rng = seeded(setup.seed ^ 0x5eed_c1a5);
+        for i in 0..8 {
+            let source = setup.shape.node_at(i * 7919 % setup.shape.len())?;
+            let plan = info.route(&request(setup, source, &mut rng)?)?;
+            let p = classes_of(&plan, &setup.shape);
+            c.dimension_ordered |= p.dimension_ordered;
+            c.hamiltonian |= p.hamiltonian;
+        }
+    }
+    Ok(c)
+}
+
+fn request(setup: &Setup, source: Node, rng: &mut ChaCha8Rng) -> Result<Request, InputError> {
+    let k = match setup.traffic.destinations {
+        Destinations::Fixed(k) => k,
+        Destinations::Uniform(lo, hi) => rng.random_range(lo..=hi),
+    };
+    let dests = random_destinations(&setup.shape, source, k as usize, rng)?;
+    Request::new(setup.shape.clone(), source, dests)?.with_params(setup.params)
+}
+
+/// Running sums of the measured messages.
+#[derive(Default)]
+struct Tallies {
+    multicast_primary: bool,
+    multicast: (u64, f64),
+    unicast: (u64, f64),
+    cv: (u64, f64),
+    /// Measured messages generated, and completed.
+    generated: u64,
+    complete: u64,
+    /// Flits delivered to destinations during the measurement window.
+    window_flits: u64,
+    batch: (u64, f64),
+    batch_means: Vec<f64>,
+}
+
+impl Tallies {
+    /// Count a completed message; `window`: completed during the measurement window.
+    fn add(&mut self, c: &Completed, window: bool, length: u32) {
+        if window {
+            self.window_flits += u64::from(c.destinations) * u64::from(length);
+        }
+        if !c.measured {
+            return;
+        }
+        self.complete += 1;
+        let l = c.latency as f64;
+        let slot = if c.multicast {
+            &mut self.multicast
+        } else {
+            &mut self.unicast
+        };
+        slot.0 += 1;
+        slot.1 += l;
+        if let Some(cv) = c.cv {
+            self.cv.0 += 1;
+            self.cv.1 += cv;
+        }
+        if c.multicast == self.multicast_primary {
+            self.batch.0 += 1;
+            self.batch.1 += l;
+        }
+    }
+
+    fn close_batch(&mut self) {
+        if self.batch.0 > 0 {
+            self.batch_means.push(self.batch.1 / self.batch.0 as f64);
+        }
+        self.batch = (0, 0.0);
+    }
+
+    /// Mean and 95% half-width of the batch means.
+    fn interval(&self) -> (f64, f64) {
+        let n = self.batch_means.len();
+        if n < 2 {
+            return (f64::NAN, f64::NAN);
+        }
+        let mean = self.batch_means.iter().sum::<f64>() / n as f64;
+        let var = self
+            .batch_means
+            .iter()
+            .map(|x| (x - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1) as f64;
+        (mean, t_975(n as u64 - 1) * (var / n as f64).sqrt())
+    }
+
+    fn converged(&self, m: &Measure) -> bool {
+        let (mean, half) = self.interval();
+        self.batch_means.len() >= m.min_batches as usize && half <= m.precision * mean
+    }
+
+    /// Whether the later half of the batch means averages more than 1.5 times the earlier half.
+    fn rising(&self) -> bool {
+        let n = self.batch_means.len();
+        if n < 4 {
+            return false;
+        }
+        let avg = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
+        avg(&self.batch_means[n / 2..]) > 1.5 * avg(&self.batch_means[..n / 2])
+    }
+
+    fn saturation(&self, m: &Measure) -> Option<Saturation> {
+        let undelivered = self.generated - self.complete;
+        if undelivered > 0 {
+            Some(Saturation::Undelivered(undelivered))
+        } else if !self.converged(m) && self.rising() {
+            Some(Saturation::Rising)
+        } else {
+            None
+        }
+    }
+
+    fn latency(&self, (n, sum): (u64, f64), primary: bool) -> Option<Latency> {
+        let half = self.interval().1;
+        (n > 0).then(|| Latency {
+            mean: sum / n as f64,
+            half_width: (primary && half.is_finite()).then_some(half),
+            messages: n,
+        })
+    }
+}
+
+/// Every node's message generator: exponential inter-arrival times from one ChaCha8 stream, and
+/// the cycle each node generates next.
+struct Generators<'a> {
+    setup: &'a Setup,
+    prep: u32,
+    rng: ChaCha8Rng,
+    next: Vec<f64>,
+    due: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl<'a> Generators<'a> {
+    fn new(setup: &'a Setup) -> Generators<'a> {
+        let prep = setup
+            .preparation
+            .or_else(|| setup.algorithm.map(|a| preparation_time(a.name)))
+            .unwrap_or(0);
+        let mut g = Generators {
+            setup,
+            prep,
+            rng: seeded(setup.seed),
+            next: Vec::new(),
+            due: BinaryHeap::new(),
+        };
+        for v in 0..setup.shape.len() as u32 {
+            let at = g.gap();
+            g.next.push(at);
+            g.due.push(Reverse((at.ceil() as u64, v)));
+        }
+        g
+    }
+
+    fn gap(&mut self) -> f64 {
+        let u: f64 = self.rng.random();
+        -(1.0 - u).ln() / self.setup.traffic.load
+    }
+
+    /// Generate the messages due at `now` (in node order) into `sim`; returns how many.
+    fn generate(&mut self, now: u64, sim: &mut Sim, measured: bool) -> Result<u64, SimError> {
+        let mut count = 0;
+        let t = &self.setup.traffic;
+        while let Some(&Reverse((at, v))) = self.due.peek() {
+            if at > now {
+                break;
+            }
+            self.due.pop();
+            let source = Node(v);
+            if self.rng.random::<f64>() < t.multicast {
+                let info = self.setup.algorithm.expect("checked");
+                let plan = info.route(&request(self.setup, source, &mut self.rng)?)?;
+                sim.nodes.multicast(now, self.prep, plan, measured);
+            } else {
+                let to = unicast_destination(&self.setup.shape, source, t.hot_spot, &mut self.rng);
+                sim.nodes.unicast(now, source, to, measured);
+            }
+            count += 1;
+            self.next[v as usize] += self.gap();
+            self.due
+                .push(Reverse((self.next[v as usize].ceil() as u64, v)));
+        }
+        Ok(count)
+    }
+}
+
+/// Run `setup` and measure it.
+pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
+    check(setup)?;
+    let mut sim = Sim::new(&setup.shape, setup.router, classes(setup)?)?;
+    let mut sources = Generators::new(setup);
+    let m = setup.measure;
+    let mut tallies = Tallies {
+        multicast_primary: setup.traffic.multicast > 0.0,
+        ..Tallies::default()
+    };
+    let mut stop: Option<u64> = None;
+    let mut flit_hops = [0; 2];
+    let mut now = 0u64;
+    loop {
+        sim.cycle(now)?;
+        let window = now >= m.warmup && stop.is_none();
+        for c in sim.done.drain(..) {
+            tallies.add(&c, window, setup.router.length);
+        }
+        let generated = sources.generate(now, &mut sim, window)?;
+        if window {
+            tallies.generated += generated;
+        }
+        if now == m.warmup {
+            flit_hops[0] = sim.net.flit_hops;
+        }
+        now += 1;
+        match stop {
+            None if now > m.warmup && (now - m.warmup) % m.batch == 0 => {
+                tallies.close_batch();
+                if tallies.converged(&m) || now >= m.max_cycles {
+                    stop = Some(now);
+                    flit_hops[1] = sim.net.flit_hops;
+                }
+            }
+            Some(s) if tallies.complete == tallies.generated || now >= s + m.drain => break,
+            _ => {}
+        }
+    }
+    let measured = (stop.expect("the loop ends after the stop") - m.warmup) as f64;
+    let links = sim
+        .net
+        .channels
+        .head
+        .iter()
+        .filter(|&&h| h != u32::MAX)
+        .count() as f64;
+    let primary = tallies.multicast_primary;
+    Ok(Report {
+        offered_messages: setup.traffic.load,
+        offered_flits: setup.traffic.load * f64::from(setup.router.length),
+        multicast: tallies.latency(tallies.multicast, primary),
+        unicast: tallies.latency(tallies.unicast, !primary),
+        cv: (tallies.cv.0 > 0).then(|| tallies.cv.1 / tallies.cv.0 as f64),
+        accepted_flits: tallies.window_flits as f64 / (setup.shape.len() as f64 * measured),
+        delivery_ratio: if tallies.generated == 0 {
+            1.0
+        } else {
+            tallies.complete as f64 / tallies.generated as f64
+        },
+        utilisation: (flit_hops[1] - flit_hops[0]) as f64 / (links * measured),
+        converged: tallies.converged(&m),
+        batches: tallies.batch_means.len() as u32,
+        saturated: tallies.saturation(&m),
+        cycles: now,
+        flit_hops: sim.net.flit_hops,
+    })
+}
+
+/// A unicast's destination: the hot spot with its probability, else uniform over the other nodes.
+fn unicast_destination(
+    shape: &Shape,
+    source: Node,
+    hot: Option<(Node, f64)>,
+    rng: &mut ChaCha8Rng,
+) -> Node {
+    if let Some((h, f)) = hot {
+        if h != source && rng.random::<f64>() < f {
+            return h;
+        }
+    }
+    let i = rng.random_range(0..shape.len() - 1);
+    Node((i + usize::from(i >= source.index())) as u32)
+}
+
+/// The seed of point `index` of a series of runs seeded `seed`: a SplitMix64 step, so points
+/// get unrelated streams whatever order or thread runs them.
+pub fn point_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Run every setup, in parallel on the rayon pool, results in the order given (each run depends
+/// on its own setup only, so the results do not depend on the thread count). `done` is called
+/// once per finished run, from any thread.
+pub fn simulate_all(setups: &[Setup], done: &(dyn Fn() + Sync)) -> Vec<Result<Report, SimError>> {
+    use rayon::prelude::*;
+    setups
+        .par_iter()
+        .map(|s| {
+            let r = simulate(s);
+            done();
+            r
+        })
+        .collect()
+}
