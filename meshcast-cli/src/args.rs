@@ -27,11 +27,17 @@ Each row: the example, the published traffic / one-port time (– where the pape
 with the paper's port order, ours with the optimal port order, and whether they agree (with the
 cause where they do not). Every plan is validated before it is measured. Then the Monte-Carlo
 means: seed 000 Tables 1-6 (100 runs per point), seed 001 §4.2 (trees, store-and-forward) and
-§4.3 (XY-path against Lin, wormhole: L = 20 flits, all-port), 1000 runs per point.
+§4.3 (XY-path against Lin, wormhole: L = 20 flits, all-port), 1000 runs per point. Last the
+flit-level simulations: seed 003 Table 1 and Figs. 8-9, seed 002 Figs. 6-8.
 
 Examples:
-  # everything, about two minutes on two cores (release build)
+  # everything, about 15 minutes on two cores (release build): 2 for the Monte-Carlo tables,
+  # 12 for the flit-level simulations
   meshcast reproduce
+
+  # only the Monte-Carlo tables, or only the simulations, into the page
+  meshcast reproduce --only worked,malani,wang,wang-paths,seed002,seed003 --write docs/REPRODUCTION.md
+  meshcast reproduce --only flit-seed003-table1,flit-seed003-figures,flit-seed002-figures --write docs/REPRODUCTION.md
 
   # 3 runs per point: checks that every experiment runs, in seconds
   meshcast reproduce --quick
@@ -96,9 +102,9 @@ pub enum Command {
     /// sends (tree links, worms or unicasts) and arrival times; optionally draw it.
     #[command(after_help = ROUTE_EXAMPLES)]
     Route(RouteArgs),
-    /// Run every worked example and Monte-Carlo table of seeds 000 and 001 (the trees of §4.2,
-    /// XY-path against Lin in §4.3) and print the published numbers against ours, as the tables
-    /// of docs/REPRODUCTION.md (which explains every difference).
+    /// Run every worked example and Monte-Carlo table of the seeds and the flit-level
+    /// simulations of seeds 002 and 003, and print the published numbers against ours, as the
+    /// tables of docs/REPRODUCTION.md (which explains every difference).
     #[command(after_help = REPRODUCE_EXAMPLES)]
     Reproduce(ReproduceArgs),
     /// Monte-Carlo sweep: per destination count K, random multicasts routed by every algorithm
@@ -403,6 +409,11 @@ pub struct ReproduceArgs {
     /// Seed of every random draw.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Run only these comma-separated sections: worked, malani, wang, wang-paths, seed002,
+    /// seed003 (the Monte-Carlo tables, about 2 minutes) and flit-seed003-table1,
+    /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, about 12).
+    #[arg(long, value_name = "NAMES")]
+    pub only: Option<String>,
     /// Rewrite the generated tables of this Markdown file in place (between its
     /// `<!-- meshcast reproduce: NAME -->` and `<!-- end -->` markers), atomically.
     #[arg(long, value_name = "FILE")]

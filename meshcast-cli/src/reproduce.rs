@@ -1,6 +1,6 @@
 //! `meshcast reproduce`: the seeds' published figures against ours, as Markdown.
 //!
-//! Six sections, each computed live from validated plans:
+//! Nine sections, each computed live from validated plans or simulations:
 //! * `worked`: every worked example of seeds 000 and 001 (`meshcast::experiment::worked`);
 //! * `malani`: seed 000 Tables 1–6 — 20×20 mesh and torus, K = 20…380, 100 runs per point;
 //! * `wang`: every §4.2 mean of seed 001 — 1000 runs per point, 10 destinations apart;
@@ -9,7 +9,10 @@
 //! * `seed002`: seed 002 Figure 5 node by node, and its step bound against our `multiport` with
 //!   d = 1…4 ports on the 16×16 mesh, 1000 runs per point ([`seed002`]);
 //! * `seed003`: seed 003 Figs. 6–7, average additional traffic of DP, MP, CP and QG on the 8×8×8
-//!   and 10×10×10 meshes, 1000 runs per point ([`seed003`]).
+//!   and 10×10×10 meshes, 1000 runs per point ([`seed003`]);
+//! * `flit-seed003-table1`, `flit-seed003-figures`, `flit-seed002-figures`: the flit-level
+//!   simulations of seed 003 Table 1 and Figs. 8–9 and seed 002 Figs. 6–8 ([`flit`]; about 12
+//!   minutes of the full run on two cores, so `--only` can leave them out).
 //!
 //! The library holds the published numbers only. With `--write FILE` each section replaces the
 //! text between `<!-- meshcast reproduce: NAME -->` and `<!-- end -->` in FILE, so
@@ -29,6 +32,7 @@ use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep, SweepTally};
 use meshcast::experiment::worked::{Outcome, WORKED_EXAMPLES};
 use meshcast::schedule::Schedule;
 
+mod flit;
 mod seed002;
 mod seed003;
 
@@ -45,19 +49,47 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
     } else {
         (100, 1000)
     };
+    let names = selected(args.only.as_deref())?;
     if let Some(path) = &args.write {
         // A file that cannot take the tables is refused before minutes of running, not after.
-        replace_sections(path, &SECTIONS.map(|name| (name, String::new())))?;
+        let empty: Vec<(&str, String)> = names.iter().map(|&n| (n, String::new())).collect();
+        replace_sections(path, &empty)?;
     }
-    let sections = [
-        (SECTIONS[0], worked_examples()?),
-        (SECTIONS[1], malani(malani_runs, args.seed)?),
-        (SECTIONS[2], wang(runs, args.seed)?),
-        (SECTIONS[3], wang_paths(runs, args.seed)?),
-        (SECTIONS[4], seed002::section(runs, args.seed)?),
-        (SECTIONS[5], seed003::section(runs, args.seed)?),
-    ];
+    let (quick, seed) = (args.quick, args.seed);
+    let sections = names
+        .into_iter()
+        .map(|name| {
+            let text = match name {
+                "worked" => worked_examples()?,
+                "malani" => malani(malani_runs, seed)?,
+                "wang" => wang(runs, seed)?,
+                "wang-paths" => wang_paths(runs, seed)?,
+                "seed002" => seed002::section(runs, seed)?,
+                "seed003" => seed003::section(runs, seed)?,
+                "flit-seed003-table1" => flit::seed003_table1_section(quick, seed)?,
+                "flit-seed003-figures" => flit::seed003_figures_section(quick, seed)?,
+                "flit-seed002-figures" => flit::seed002_figures_section(quick, seed)?,
+                _ => unreachable!("selected() returns names of SECTIONS only"),
+            };
+            Ok((name, text))
+        })
+        .collect::<Result<Vec<_>>>()?;
     deliver(args.write.as_deref(), &sections)
+}
+
+/// The sections `--only` names (comma-separated), in [`SECTIONS`] order; all without it.
+fn selected(only: Option<&str>) -> Result<Vec<&'static str>> {
+    let Some(list) = only else {
+        return Ok(SECTIONS.to_vec());
+    };
+    let asked: Vec<&str> = list.split(',').map(str::trim).collect();
+    if let Some(bad) = asked.iter().find(|a| !SECTIONS.contains(a)) {
+        bail!(
+            "--only '{list}': no section '{bad}'; sections are {}",
+            SECTIONS.join(", ")
+        );
+    }
+    Ok(SECTIONS.into_iter().filter(|s| asked.contains(s)).collect())
 }
 
 /// With a file: `sections` written into its marked blocks, atomically, and a line saying so.
@@ -83,13 +115,16 @@ pub(crate) fn deliver(write: Option<&Path>, sections: &[(&str, String)]) -> Resu
 }
 
 /// The marker names of the sections, in the order they are computed.
-const SECTIONS: [&str; 6] = [
+pub(crate) const SECTIONS: [&str; 9] = [
     "worked",
     "malani",
     "wang",
     "wang-paths",
     "seed002",
     "seed003",
+    "flit-seed003-table1",
+    "flit-seed003-figures",
+    "flit-seed002-figures",
 ];
 
 /// The header of the worked-example table.

@@ -515,6 +515,9 @@ fn reproduce_writes_between_markers() {
         "wang-paths",
         "seed002",
         "seed003",
+        "flit-seed003-table1",
+        "flit-seed003-figures",
+        "flit-seed002-figures",
     ]
     .map(|m| format!("<!-- meshcast reproduce: {m} -->\nold\n<!-- end -->\n"))
     .join("prose\n");
@@ -539,7 +542,20 @@ fn reproduce_writes_between_markers() {
         "seed 002 bound for d = 2, K = 255"
     );
     assert!(text.contains("seed 003 Fig. 7 (mesh:10x10x10)"));
-    assert_eq!(text.matches("<!-- end -->").count(), 6);
+    assert!(text.contains("| QG (`qg`) | 0.2967 / "), "seed 003 Table 1");
+    assert!(text.contains("Fig. 9 (20 destinations):\n\n| load | DP | MP | CP | QG |"));
+    assert!(text.contains("| Fig. 8: flits | 16 |\n|---|---|\n| one-port | "));
+    assert_eq!(text.matches("<!-- end -->").count(), 9);
+
+    // --only replaces its sections and leaves the others as they are.
+    let only = text.replace("| QG (`qg`) | 0.2967 / ", "| QG (`qg`) | stale / ");
+    std::fs::write(&doc, &only).unwrap();
+    let out = meshcast(&["reproduce", "--quick", "--only", "seed003", "--write", path]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&doc).unwrap(), only);
+    let out = meshcast(&["reproduce", "--quick", "--only", "wang,nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no section 'nope'"));
 
     std::fs::write(&doc, "no markers\n").unwrap();
     let out = meshcast(&["reproduce", "--quick", "--write", path]);

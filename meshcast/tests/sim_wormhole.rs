@@ -261,8 +261,10 @@ fn deadlock_prone_configurations_are_refused() {
 #[test]
 #[ignore]
 fn seed003_table1_cv() {
-    use meshcast::sim::wormhole::seeds::seed003_table1;
-    let cells = seed003_table1(&[20, 60, 80], 40, 1).unwrap();
+    use meshcast::sim::wormhole::seeds::{
+        seed003_table1, SEED003_TABLE1_COUNTS, SEED003_TABLE1_RUNS,
+    };
+    let cells = seed003_table1(&SEED003_TABLE1_COUNTS, SEED003_TABLE1_RUNS, 1).unwrap();
     let ours: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -290,29 +292,16 @@ fn seed003_table1_cv() {
     assert_eq!(ours, pinned);
 }
 
-/// The measurement of the figures' runs: warm-up 5,000 cycles, batches of 5,000, at most 100,000
-/// cycles, then at most 50,000 to drain.
-const FIGURES: Measure = Measure {
-    warmup: 5_000,
-    batch: 5_000,
-    min_batches: 10,
-    precision: 0.05,
-    max_cycles: 100_000,
-    drain: 50_000,
-};
-
 /// Seed 003 Figures 8 and 9 (slow: run with `--release -- --ignored`): mean multicast latency
 /// against load on the 8×8×8 mesh, 10% multicasts to 10 and 20 destinations. Prints the curves
 /// docs/REPRODUCTION.md records.
 #[test]
 #[ignore]
 fn seed003_figures_8_and_9() {
-    use meshcast::sim::wormhole::seeds::seed003_figure;
+    use meshcast::sim::wormhole::seeds::{seed003_figure, FIGURE_MEASURE, SEED003_FIGURE_LOADS};
     use meshcast::sim::wormhole::traffic::simulate_all;
-    let measure = FIGURES;
-    let loads = [0.0005, 0.001, 0.0015, 0.002, 0.0025, 0.003];
     for k in [10, 20] {
-        let setups = seed003_figure(k, &loads, measure, 1).unwrap();
+        let setups = seed003_figure(k, &SEED003_FIGURE_LOADS, FIGURE_MEASURE, 1).unwrap();
         for (s, r) in setups.iter().zip(simulate_all(&setups, &|| {})) {
             let r = r.unwrap();
             let latency = r
@@ -338,30 +327,12 @@ fn seed003_figures_8_and_9() {
 #[test]
 #[ignore]
 fn seed002_figures_6_to_8() {
-    use meshcast::sim::wormhole::seeds::{seed002_figure, Seed002Axis};
+    use meshcast::sim::wormhole::seeds::{
+        seed002_axes, seed002_figure, FIGURE_MEASURE, SEED002_BASE,
+    };
     use meshcast::sim::wormhole::traffic::simulate_all;
-    let measure = FIGURES;
-    let base = (20, 0.00003, 32);
-    let figures: [(&str, Vec<Seed002Axis>); 3] = [
-        (
-            "fig6",
-            [5, 10, 20, 30, 40, 50, 60, 70]
-                .map(Seed002Axis::Destinations)
-                .to_vec(),
-        ),
-        (
-            "fig7",
-            [0.00001, 0.00002, 0.00003, 0.00004, 0.00005, 0.00006]
-                .map(Seed002Axis::Load)
-                .to_vec(),
-        ),
-        (
-            "fig8",
-            [16, 32, 64, 128, 256].map(Seed002Axis::Length).to_vec(),
-        ),
-    ];
-    for (name, axis) in figures {
-        let setups = seed002_figure(&axis, base, measure, 1).unwrap();
+    for (name, axis) in ["fig6", "fig7", "fig8"].into_iter().zip(seed002_axes()) {
+        let setups = seed002_figure(&axis, SEED002_BASE, FIGURE_MEASURE, 1).unwrap();
         let reports: Vec<_> = simulate_all(&setups, &|| {})
             .into_iter()
             .map(Result::unwrap)

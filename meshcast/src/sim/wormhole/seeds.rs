@@ -36,6 +36,27 @@ pub const SEED003_ROUTER: Router = Router {
     length: 64,
 };
 
+/// Table 1's destination counts.
+pub const SEED003_TABLE1_COUNTS: [u32; 3] = [20, 60, 80];
+
+/// Multicasts averaged per Table 1 cell: the paper averages "at least 40 experiments".
+pub const SEED003_TABLE1_RUNS: u32 = 40;
+
+/// The loads of Figs. 8–9, messages per node per cycle (the paper's axis is lost with the
+/// figures): from light load to past every algorithm's saturation.
+pub const SEED003_FIGURE_LOADS: [f64; 6] = [0.0005, 0.001, 0.0015, 0.002, 0.0025, 0.003];
+
+/// The measurement of the figures' runs (seed 003 Figs. 8–9, seed 002 Figs. 6–8): warm-up 5,000
+/// cycles, batches of 5,000, at most 100,000 cycles, then at most 50,000 to drain.
+pub const FIGURE_MEASURE: Measure = Measure {
+    warmup: 5_000,
+    batch: 5_000,
+    min_batches: 10,
+    precision: 0.05,
+    max_cycles: 100_000,
+    drain: 50_000,
+};
+
 /// One cell of Table 1: an algorithm, a destination count, and the mean coefficient of variation
 /// of the arrival times over `runs` multicasts.
 #[derive(Clone, Debug, PartialEq)]
@@ -134,6 +155,25 @@ pub enum Seed002Axis {
     Load(f64),
     /// Figure 8: message length in flits.
     Length(u32),
+}
+
+/// Seed 002's settings where a figure does not vary them: 20 destinations, 0.00003 messages per
+/// node per cycle, 32 flits (the paper's were lost or never given).
+pub const SEED002_BASE: (u32, f64, u32) = (20, 0.00003, 32);
+
+/// The points of seed 002's Figures 6, 7 and 8, in that order.
+pub fn seed002_axes() -> [Vec<Seed002Axis>; 3] {
+    [
+        [5, 10, 20, 30, 40, 50, 60, 70]
+            .map(Seed002Axis::Destinations)
+            .to_vec(),
+        [
+            0.00001, 0.00002, 0.00003, 0.00004, 0.00005, 0.00006, 0.0001, 0.0002,
+        ]
+        .map(Seed002Axis::Load)
+        .to_vec(),
+        [16, 32, 64, 128, 256].map(Seed002Axis::Length).to_vec(),
+    ]
 }
 
 /// Seed 002 Figures 6–8: the multiport algorithm on the 16×16 mesh, every message a multicast,

@@ -1,0 +1,217 @@
+//! The flit-level sections: seed 003 Table 1 and Figs. 8–9, seed 002 Figs. 6–8, run by the
+//! wormhole simulator on the setups of `meshcast::sim::wormhole::seeds`. `--quick` runs each on
+//! its own mesh but at one point and for a few thousand cycles: it exercises the code path, its
+//! numbers mean nothing.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use meshcast::experiment::seed003::TABLE_1;
+use meshcast::sim::wormhole::seeds::{
+    seed002_axes, seed002_figure, seed003_figure, seed003_table1, Seed002Axis, FIGURE_MEASURE,
+    SEED002_BASE, SEED003_ALGORITHMS, SEED003_FIGURE_LOADS, SEED003_TABLE1_COUNTS,
+    SEED003_TABLE1_RUNS,
+};
+use meshcast::sim::wormhole::traffic::{simulate_all, Measure, Report, Setup};
+
+/// Seed 003's abbreviations of [`SEED003_ALGORITHMS`], in the same order.
+const ABBREVIATIONS: [&str; 4] = ["DP", "MP", "CP", "QG"];
+
+/// The measurement of `--quick`: a few thousand cycles, enough for some messages to finish.
+const QUICK_MEASURE: Measure = Measure {
+    warmup: 500,
+    batch: 500,
+    min_batches: 2,
+    precision: 0.05,
+    max_cycles: 2_000,
+    drain: 3_000,
+};
+
+fn measure(quick: bool) -> Measure {
+    if quick {
+        QUICK_MEASURE
+    } else {
+        FIGURE_MEASURE
+    }
+}
+
+/// Every setup run in parallel, in order; the first error stops the section.
+fn run_all(setups: &[Setup], label: &str) -> Result<Vec<Report>> {
+    eprintln!(
+        "reproduce: {label}: {} simulations on {}",
+        setups.len(),
+        setups
+            .first()
+            .map_or(String::new(), |s| s.shape.to_string())
+    );
+    Ok(simulate_all(setups, &|| {})
+        .into_iter()
+        .collect::<Result<_, _>>()?)
+}
+
+/// Seed 003 Table 1: published CV against ours per algorithm and destination count, then our
+/// mean latencies.
+pub fn seed003_table1_section(quick: bool, seed: u64) -> Result<String> {
+    let (counts, runs) = if quick {
+        (&SEED003_TABLE1_COUNTS[..1], 1)
+    } else {
+        (&SEED003_TABLE1_COUNTS[..], SEED003_TABLE1_RUNS)
+    };
+    eprintln!("reproduce: seed 003 Table 1: {runs} multicasts per cell on mesh:10x10x10");
+    let cells = seed003_table1(counts, runs, seed)?;
+    let heads: Vec<String> = counts
+        .iter()
+        .map(|k| format!("K = {k} published / ours"))
+        .collect();
+    let mut out = format!(
+        "Ours: mean CV over {runs} random multicasts per cell, each alone in the network, seed \
+         {seed}.\n\n| algorithm | {} |\n|---|{}\n",
+        heads.join(" | "),
+        "---|".repeat(counts.len())
+    );
+    let mut latencies = Vec::new();
+    for (name, short) in SEED003_ALGORITHMS.iter().zip(ABBREVIATIONS) {
+        let ours = cells.iter().filter(|c| c.algorithm == *name);
+        let row: Vec<String> = ours
+            .clone()
+            .map(|c| {
+                let published = TABLE_1
+                    .iter()
+                    .find(|p| p.algorithm == *name && p.k == c.destinations as usize)
+                    .map_or("–".to_string(), |p| format!("{:.4}", p.cv));
+                format!("{published} / {:.4}", c.cv)
+            })
+            .collect();
+        let _ = writeln!(out, "| {short} (`{name}`) | {} |", row.join(" | "));
+        let l: Vec<String> = ours.map(|c| format!("{:.0}", c.latency)).collect();
+        latencies.push(format!("{short} {}", l.join(" / ")));
+    }
+    let ks: Vec<String> = counts.iter().map(u32::to_string).collect();
+    let _ = writeln!(
+        out,
+        "\nMean multicast latency alone (cycles): {} at K = {}.",
+        latencies.join(", "),
+        ks.join(" / ")
+    );
+    Ok(out)
+}
+
+/// A latency cell: mean ± 95% half-width, `sat.` when the network saturated, `†` when the cycle
+/// limit stopped the run before the interval reached the precision asked.
+fn latency_cell(r: &Report) -> Option<String> {
+    let l = r.multicast.filter(|_| r.saturated.is_none())?;
+    let ci = l.half_width.map_or(String::new(), |h| format!(" ± {h:.1}"));
+    let limit = if r.converged { "" } else { " †" };
+    Some(format!("{:.1}{ci}{limit}", l.mean))
+}
+
+/// Seed 003 Figs. 8–9: mean multicast latency per load and algorithm, the lowest in bold.
+pub fn seed003_figures_section(quick: bool, seed: u64) -> Result<String> {
+    let loads = if quick {
+        &SEED003_FIGURE_LOADS[..1]
+    } else {
+        &SEED003_FIGURE_LOADS[..]
+    };
+    let m = measure(quick);
+    let mut out = format!(
+        "Ours: warm-up {} cycles, batches of {}, at most {} cycles, drain {}, seed {seed}. Mean \
+         multicast latency ± 95% half-width in cycles; \"sat.\" where the network saturated \
+         (measured messages undelivered, or latency rising); † where the cycle limit came first.\n",
+        m.warmup, m.batch, m.max_cycles, m.drain
+    );
+    for (figure, k) in [(8, 10), (9, 20)] {
+        let setups = seed003_figure(k, loads, m, seed)?;
+        let reports = run_all(&setups, &format!("seed 003 Fig. {figure}"))?;
+        let _ = write!(
+            out,
+            "\nFig. {figure} ({k} destinations):\n\n| load | {} |\n|---|{}\n",
+            ABBREVIATIONS.join(" | "),
+            "---|".repeat(ABBREVIATIONS.len())
+        );
+        // Setups run algorithm by algorithm, each over every load.
+        for (i, load) in loads.iter().enumerate() {
+            let point: Vec<&Report> = (0..ABBREVIATIONS.len())
+                .map(|a| &reports[a * loads.len() + i])
+                .collect();
+            let best = point
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| latency_cell(r).is_some())
+                .filter_map(|(a, r)| r.multicast.map(|l| (a, l.mean)))
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .map(|(a, _)| a);
+            let cells: Vec<String> = point
+                .iter()
+                .enumerate()
+                .map(|(a, r)| match latency_cell(r) {
+                    Some(c) if Some(a) == best => format!("**{c}**"),
+                    Some(c) => c,
+                    None => "sat.".into(),
+                })
+                .collect();
+            let _ = writeln!(out, "| {load:.4} | {} |", cells.join(" | "));
+        }
+    }
+    Ok(out)
+}
+
+/// Seed 002 Figs. 6–8: one-port against two-port mean multicast latency along each figure's axis.
+pub fn seed002_figures_section(quick: bool, seed: u64) -> Result<String> {
+    let m = measure(quick);
+    let (k, load, length) = SEED002_BASE;
+    let mut out = format!(
+        "Ours: unless varied, {k} destinations, {load} messages per node per cycle, {length} flits; \
+         warm-up {} cycles, batches of {}, at most {} cycles, drain {}, seed {seed}. Mean multicast \
+         latency in cycles; \"sat.\" where the network saturated.\n",
+        m.warmup, m.batch, m.max_cycles, m.drain
+    );
+    let figures = [
+        "Fig. 6: destinations",
+        "Fig. 7: messages/node/cycle",
+        "Fig. 8: flits",
+    ];
+    for (title, mut axis) in figures.into_iter().zip(seed002_axes()) {
+        if quick {
+            axis.truncate(1);
+        }
+        let setups = seed002_figure(&axis, SEED002_BASE, m, seed)?;
+        let reports = run_all(&setups, &format!("seed 002 {title}"))?;
+        let n = axis.len();
+        let mean = |r: &Report| {
+            r.multicast
+                .filter(|_| r.saturated.is_none())
+                .map(|l| l.mean)
+        };
+        let row = |port: usize| -> Vec<String> {
+            reports[port * n..(port + 1) * n]
+                .iter()
+                .map(|r| mean(r).map_or("sat.".into(), |x| format!("{x:.0}")))
+                .collect()
+        };
+        let ratio: Vec<String> = (0..n)
+            .map(|i| match (mean(&reports[i]), mean(&reports[n + i])) {
+                (Some(one), Some(two)) => format!("{:.2}", one / two),
+                _ => "–".into(),
+            })
+            .collect();
+        let heads: Vec<String> = axis.iter().map(axis_label).collect();
+        let _ = write!(
+            out,
+            "\n| {title} | {} |\n|---|{}\n| one-port | {} |\n| two-port | {} |\n| one / two | {} |\n",
+            heads.join(" | "),
+            "---|".repeat(n),
+            row(0).join(" | "),
+            row(1).join(" | "),
+            ratio.join(" | ")
+        );
+    }
+    Ok(out)
+}
+
+fn axis_label(point: &Seed002Axis) -> String {
+    match *point {
+        Seed002Axis::Destinations(k) => k.to_string(),
+        Seed002Axis::Load(x) => format!("{x}"),
+        Seed002Axis::Length(l) => l.to_string(),
+    }
+}
