@@ -8,9 +8,16 @@
 //!   that dimension's wraparound link (the dateline), the upper half from there on (Dally and
 //!   Seitz), so a torus needs at least 2 virtual channels;
 //! * **Hamiltonian** routes, whose snake labels only rise or only fall (seed 002 §2.2): high
-//!   channels and low channels each form an acyclic network.
+//!   channels and low channels each form an acyclic network;
+//! * **sweeping** routes on a 2D mesh (XY-path's worms, seed 001 §3.3.3): each runs along its
+//!   base path, rows back and forth (or columns), so it never moves against one direction of one
+//!   dimension (the *outer*) and never reverses in the other. There are four such classes, one per
+//!   forbidden direction; each is acyclic (order a channel by its outer coordinate, then along
+//!   its inner direction: every turn a class allows leads up that order), but any two together
+//!   are not, so each gets its own virtual channels. A dimension-ordered route on a 2D mesh
+//!   belongs to one of them, so when sweeping routes run, unicasts share their channels.
 //!
-//! A route of neither class is refused. Intermediate destinations of a path-based worm copy the
+//! A route of no class is refused. Intermediate destinations of a path-based worm copy the
 //! flits as they pass without holding an ejection channel, so only worms that end at a node hold
 //! its ejection channels, and those always drain.
 
@@ -27,6 +34,9 @@ pub struct Classes {
     pub dimension_ordered: bool,
     /// Routes monotone along the snake Hamiltonian path.
     pub hamiltonian: bool,
+    /// Sweeping routes of a 2D mesh: never against one direction of one dimension, never
+    /// reversing in the other (XY-path's worms).
+    pub sweeping: bool,
 }
 
 /// A route class.
@@ -34,6 +44,8 @@ pub struct Classes {
 pub(crate) enum Class {
     DimensionOrdered,
     Hamiltonian,
+    /// Sweeping, never taking lane `k ^ 1` (lane = `2·dim + (dir = Minus)`), `k` in 0..4.
+    Sweeping(u8),
 }
 
 /// Virtual channels `lo..lo + n` of every physical channel.
@@ -65,6 +77,7 @@ pub(crate) struct Channels {
     datelines: bool,
     dor: Option<VcRange>,
     ham: Option<VcRange>,
+    sweep: Option<[VcRange; 4]>,
     labels: Vec<u32>,
 }
 
@@ -90,13 +103,39 @@ impl Channels {
         }
         let torus = shape.kind() == Kind::Torus && (0..n).any(|d| shape.wraps(d));
         let dor_need = if torus { 2 } else { 1 };
-        let (dor, ham) =
-            split(vcs, classes, dor_need, torus).ok_or_else(|| SimError::VirtualChannels {
-                topology: shape.to_string(),
-                vcs,
-                need: u32::from(classes.dimension_ordered) * dor_need
-                    + u32::from(classes.hamiltonian),
-            })?;
+        let refused = || SimError::VirtualChannels {
+            topology: shape.to_string(),
+            vcs,
+            need: if classes.sweeping {
+                SWEEPING + u32::from(classes.hamiltonian)
+            } else {
+                u32::from(classes.dimension_ordered) * dor_need + u32::from(classes.hamiltonian)
+            },
+        };
+        let (dor, ham, sweep) = if classes.sweeping {
+            let planar = planar(shape);
+            let ham_n = if classes.hamiltonian {
+                (vcs / 5).max(1)
+            } else {
+                0
+            };
+            let sweep_n = vcs.checked_sub(ham_n).filter(|&s| s >= SWEEPING);
+            let sweep_n = sweep_n.ok_or_else(refused)?;
+            let ham = classes.hamiltonian.then(|| range(0, ham_n));
+            let sweep = planar.then(|| {
+                let (per, rem) = (sweep_n / SWEEPING, sweep_n % SWEEPING);
+                let mut lo = ham_n;
+                [0u32, 1, 2, 3].map(|k| {
+                    let r = range(lo, per + u32::from(k < rem));
+                    lo += r.n as u32;
+                    r
+                })
+            });
+            (None, ham, sweep)
+        } else {
+            let (dor, ham) = split(vcs, classes, dor_need, torus).ok_or_else(refused)?;
+            (dor, ham, None)
+        };
         let snake = Snake::new(shape);
         let labels = if ham.is_some() {
             shape.nodes().map(|v| snake.label(v)).collect()
@@ -111,6 +150,7 @@ impl Channels {
             datelines: torus,
             dor,
             ham,
+            sweep,
             labels,
         })
     }
@@ -148,6 +188,7 @@ impl Channels {
         let range = match class {
             Class::DimensionOrdered => self.dor,
             Class::Hamiltonian => self.ham,
+            Class::Sweeping(k) => self.sweep.map(|s| s[k as usize]),
         }
         .ok_or_else(|| self.unroutable(from, hops))?;
         let (low, high) = if class == Class::DimensionOrdered && self.datelines {
@@ -194,23 +235,20 @@ impl Channels {
     }
 
     /// The class of a route whose channels are in `hops`: dimension-ordered if it qualifies (and
-    /// this run has such channels), else Hamiltonian if it qualifies.
+    /// this run has such channels), else sweeping if it qualifies (and this run has such
+    /// channels), else Hamiltonian if it qualifies.
     fn class(&self, from: Node, hops: &[Hop], channels: &[WormHop]) -> Option<Class> {
         if self.dor.is_some() && self.dimension_ordered(channels) {
             return Some(Class::DimensionOrdered);
         }
-        let label = |v: Node| self.labels.get(v.index()).copied();
-        let first = label(from)?;
-        let mut prev = first;
-        let rising = label(hops.first()?.node)? > first;
-        for hop in hops {
-            let l = label(hop.node)?;
-            if (l > prev) != rising || l == prev {
-                return None;
+        if self.sweep.is_some() {
+            let lanes = channels.iter().map(|h| h.channel % self.per_node);
+            if let Some(k) = sweeping(lanes) {
+                return Some(Class::Sweeping(k));
             }
-            prev = l;
         }
-        Some(Class::Hamiltonian)
+        let label = |v: Node| self.labels.get(v.index()).copied();
+        monotone(label, from, hops).then_some(Class::Hamiltonian)
     }
 
     /// [`dimension_ordered`] on channel ids: dimensions in increasing order, each in one
@@ -242,9 +280,10 @@ impl Channels {
             .collect();
         SimError::Route {
             route: route.join(" "),
-            allowed: match (self.dor.is_some(), self.ham.is_some()) {
-                (true, true) => "dimension-ordered or monotone along the snake Hamiltonian path",
-                (true, false) => "dimension-ordered",
+            allowed: match (self.dor.is_some(), self.ham.is_some(), self.sweep.is_some()) {
+                (_, _, true) => "sweeping on a 2D mesh (XY-path's worms, dimension-ordered routes) or monotone along the snake Hamiltonian path",
+                (true, true, _) => "dimension-ordered or monotone along the snake Hamiltonian path",
+                (true, false, _) => "dimension-ordered",
                 _ => "monotone along the snake Hamiltonian path",
             },
         }
@@ -275,8 +314,70 @@ pub(crate) fn dimension_ordered(shape: &Shape, from: Node, hops: &[Hop]) -> bool
     true
 }
 
+/// Virtual-channel classes of sweeping routes: one per direction a route may never take.
+const SWEEPING: u32 = 4;
+
+/// Whether the route from `from` along `hops` has only rising or only falling `label`s.
+pub(crate) fn monotone(label: impl Fn(Node) -> Option<u32>, from: Node, hops: &[Hop]) -> bool {
+    let (Some(first), Some(next)) = (label(from), hops.first().and_then(|h| label(h.node))) else {
+        return false;
+    };
+    let rising = next > first;
+    let mut prev = first;
+    for hop in hops {
+        match label(hop.node) {
+            Some(l) if l != prev && (l > prev) == rising => prev = l,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The sweeping class of a route given as its lanes (`2·dim + (dir = Minus)`, 2D): `Some(k)`
+/// when it never takes lane `k ^ 1` and never reverses (a lane straight after its opposite).
+pub(crate) fn sweeping(lanes: impl Iterator<Item = u32>) -> Option<u8> {
+    let mut used = 0u32;
+    let mut last: Option<u32> = None;
+    for lane in lanes {
+        if lane >= SWEEPING || last == Some(lane ^ 1) {
+            return None;
+        }
+        used |= 1 << lane;
+        last = Some(lane);
+    }
+    (0..SWEEPING as u8).find(|&k| used & (1 << (k ^ 1)) == 0)
+}
+
+/// Whether the route from `from` along `hops` is sweeping (see [`sweeping`]).
+pub(crate) fn sweeping_route(shape: &Shape, from: Node, hops: &[Hop]) -> bool {
+    let mut at = from;
+    let mut links = hops.iter().map(|hop| {
+        let link = shape.link(at, hop.node);
+        at = hop.node;
+        link
+    });
+    let mut lanes = Vec::with_capacity(hops.len());
+    for link in &mut links {
+        let Some(link) = link else { return false };
+        lanes.push(2 * u32::from(link.dim) + u32::from(link.dir == Dir::Minus));
+    }
+    sweeping(lanes.into_iter()).is_some()
+}
+
+/// Whether `shape` is a 2D mesh, the only shape with sweeping classes.
+pub(crate) fn planar(shape: &Shape) -> bool {
+    shape.rank() == 2 && !(0..2).any(|d| shape.wraps(d))
+}
+
 pub(crate) fn channel_id(per_node: u32, from: Node, dim: usize, dir: Dir) -> usize {
     from.index() * per_node as usize + 2 * dim + usize::from(dir == Dir::Minus)
+}
+
+fn range(lo: u32, n: u32) -> VcRange {
+    VcRange {
+        lo: lo as u16,
+        n: n as u16,
+    }
 }
 
 /// Split `vcs` virtual channels between the classes: Hamiltonian routes get a third (torus) or
@@ -288,10 +389,6 @@ fn split(
     dor_need: u32,
     torus: bool,
 ) -> Option<(Option<VcRange>, Option<VcRange>)> {
-    let range = |lo: u32, n: u32| VcRange {
-        lo: lo as u16,
-        n: n as u16,
-    };
     match (classes.dimension_ordered, classes.hamiltonian) {
         (true, true) => {
             let ham = (vcs / if torus { 3 } else { 2 }).max(1);
@@ -300,5 +397,69 @@ fn split(
         }
         (false, true) => Some((None, Some(range(0, vcs)))),
         _ => (vcs >= dor_need).then(|| (Some(range(0, vcs)), None)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the channel dependencies of routes whose every two consecutive lanes `allowed`
+    /// accepts are acyclic on a 5×5 mesh (Kahn's algorithm over all channels).
+    fn acyclic(allowed: &dyn Fn(u32, u32) -> bool) -> bool {
+        let shape = Shape::mesh(&[5, 5]).unwrap();
+        let channels = Channels::new(&shape, 1, Classes::default()).unwrap();
+        let per_node = channels.per_node as usize;
+        let exists: Vec<usize> = (0..channels.head.len())
+            .filter(|&c| channels.head[c] != u32::MAX)
+            .collect();
+        let next = |c: usize| -> Vec<usize> {
+            let head = channels.head[c] as usize * per_node;
+            (0..per_node)
+                .filter(|&l| allowed((c % per_node) as u32, l as u32))
+                .map(|l| head + l)
+                .filter(|&d| channels.head[d] != u32::MAX)
+                .collect()
+        };
+        let mut indegree = vec![0u32; channels.head.len()];
+        for &c in &exists {
+            next(c).into_iter().for_each(|d| indegree[d] += 1);
+        }
+        let mut ready: Vec<usize> = exists
+            .iter()
+            .copied()
+            .filter(|&c| indegree[c] == 0)
+            .collect();
+        let mut seen = 0;
+        while let Some(c) = ready.pop() {
+            seen += 1;
+            for d in next(c) {
+                indegree[d] -= 1;
+                if indegree[d] == 0 {
+                    ready.push(d);
+                }
+            }
+        }
+        seen == exists.len()
+    }
+
+    /// Each sweeping class alone is deadlock-free; any two sharing virtual channels are not,
+    /// which is why each gets its own.
+    #[test]
+    fn each_sweeping_class_is_acyclic_and_no_two_together_are() {
+        // Class k: never lane k ^ 1, never a lane straight after its opposite.
+        let member = |k: u32, a: u32, b: u32| a != k ^ 1 && b != k ^ 1 && b != a ^ 1;
+        for k in 0..4 {
+            assert!(acyclic(&|a, b| member(k, a, b)), "class {k}");
+            for j in k + 1..4 {
+                let both = |a, b| member(k, a, b) || member(j, a, b);
+                assert!(!acyclic(&both), "{k} with {j}");
+            }
+        }
+        // A dimension-ordered route belongs to one; a route taking all four directions to none.
+        assert_eq!(sweeping([0, 0, 2, 2].into_iter()), Some(0));
+        assert_eq!(sweeping([1, 3].into_iter()), Some(1));
+        assert_eq!(sweeping([0, 2, 1, 3].into_iter()), None);
+        assert_eq!(sweeping([0, 1].into_iter()), None);
     }
 }

@@ -52,7 +52,8 @@ use crate::error::InputError;
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
-use channels::{dimension_ordered, Channels};
+use crate::route::hamiltonian::Snake;
+use channels::{dimension_ordered, monotone, planar, sweeping_route, Channels};
 use network::Network;
 use nodes::{Completed, Nodes};
 
@@ -63,7 +64,7 @@ pub enum SimError {
     #[error(transparent)]
     Input(#[from] InputError),
     /// Too few virtual channels to keep the route classes deadlock-free.
-    #[error("{vcs} virtual channel(s) per channel cannot run this traffic on {topology} deadlock-free: it needs at least {need} (2 per dimension-ordered class on a torus for the datelines, 1 more for Hamiltonian routes)")]
+    #[error("{vcs} virtual channel(s) per channel cannot run this traffic on {topology} deadlock-free: it needs at least {need} (2 per dimension-ordered class on a torus for the datelines, 1 more for Hamiltonian routes, 4 for sweeping routes such as xy-path's)")]
     VirtualChannels {
         /// The topology.
         topology: String,
@@ -160,17 +161,51 @@ impl Sim {
     }
 }
 
-/// The route classes a plan's sends use.
+/// The route classes a plan's sends use (see [`Classes`]).
 pub fn classes_of(plan: &Plan, shape: &Shape) -> Classes {
-    let mut c = Classes::default();
-    for send in plan.sends() {
-        if dimension_ordered(shape, send.from, send.hops) {
-            c.dimension_ordered = true;
-        } else {
-            c.hamiltonian = true;
+    let mut needs = RouteNeeds::default();
+    needs.add(plan, shape);
+    needs.classes()
+}
+
+/// What the routes of some plans need, gathered send by send, so that routes which are both
+/// sweeping and monotone along the snake take the sweeping classes when those are needed anyway.
+#[derive(Default)]
+pub(crate) struct RouteNeeds {
+    dor: bool,
+    snake: bool,
+    snake_only: bool,
+    sweep_only: bool,
+}
+
+impl RouteNeeds {
+    pub(crate) fn add(&mut self, plan: &Plan, shape: &Shape) {
+        let snake = Snake::new(shape);
+        for send in plan.sends() {
+            if dimension_ordered(shape, send.from, send.hops) {
+                self.dor = true;
+                continue;
+            }
+            let on_snake = monotone(|v| Some(snake.label(v)), send.from, send.hops);
+            let sweeps = planar(shape) && sweeping_route(shape, send.from, send.hops);
+            self.snake |= on_snake;
+            // A route of neither class counts as Hamiltonian: it is refused when it is sent.
+            self.snake_only |= !sweeps;
+            self.sweep_only |= sweeps && !on_snake;
         }
     }
-    c
+
+    pub(crate) fn classes(&self) -> Classes {
+        Classes {
+            dimension_ordered: self.dor,
+            hamiltonian: if self.sweep_only {
+                self.snake_only
+            } else {
+                self.snake || self.snake_only
+            },
+            sweeping: self.sweep_only,
+        }
+    }
 }
 
 /// One plan run alone in an empty network.
@@ -185,8 +220,8 @@ pub struct PlanRun {
 }
 
 /// Run `plan` alone on `shape` (generated at cycle 0, its source sending from cycle `prep`) and
-/// report when each destination holds the message. Routes must be dimension-ordered or monotone
-/// along the snake Hamiltonian path.
+/// report when each destination holds the message. Routes must be dimension-ordered, monotone
+/// along the snake Hamiltonian path, or sweeping on a 2D mesh (see [`Classes`]).
 pub fn run_plan(
     shape: &Shape,
     plan: &Plan,

@@ -47,7 +47,7 @@ use crate::topology::{Node, Shape};
 
 use super::channels::Classes;
 use super::nodes::Completed;
-use super::{classes_of, preparation_time, Router, Sim, SimError};
+use super::{preparation_time, RouteNeeds, Router, Sim, SimError};
 
 /// How many destinations a multicast has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,20 +253,17 @@ fn check(setup: &Setup) -> Result<(), SimError> {
 /// plans use, read from plans for a few requests drawn from a stream of their own.
 fn classes(setup: &Setup) -> Result<Classes, SimError> {
     let t = &setup.traffic;
-    let mut c = Classes {
-        dimension_ordered: t.multicast < 1.0,
-        hamiltonian: false,
-    };
+    let mut needs = RouteNeeds::default();
     if let (Some(info), true) = (setup.algorithm, t.multicast > 0.0) {
         let mut rng = seeded(setup.seed ^ 0x5eed_c1a5);
         for i in 0..8 {
             let source = setup.shape.node_at(i * 7919 % setup.shape.len())?;
             let plan = info.route(&request(setup, source, &mut rng)?)?;
-            let p = classes_of(&plan, &setup.shape);
-            c.dimension_ordered |= p.dimension_ordered;
-            c.hamiltonian |= p.hamiltonian;
+            needs.add(&plan, &setup.shape);
         }
     }
+    let mut c = needs.classes();
+    c.dimension_ordered |= t.multicast < 1.0;
     Ok(c)
 }
 
