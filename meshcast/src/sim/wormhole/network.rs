@@ -17,6 +17,15 @@
 //!    `pipeline` cycles later; a credit is seen upstream the cycle after a flit leaves.
 //!
 //! Ties are broken by fixed orders only, so a run is a pure function of its inputs.
+//!
+//! **Sleeping worms.** A worm whose header failed to get a virtual channel (or an ejection
+//! channel) and whose other flits are packed up behind it (each buffer empty or its next one
+//! full) can do nothing until a channel it waits for frees: its buffers belong to it alone, so
+//! nothing else changes them. Such a worm *sleeps*: both phases skip it, and it is put on the
+//! wake-up list of the channel (or of the node's ejection channels) it waits for; freeing any
+//! virtual channel of that channel wakes the list. It keeps its place in the worm order, so the
+//! allocation order, hence every result, is the same as when every blocked worm is re-examined
+//! every cycle (test `engine_reports_are_pinned`).
 
 use crate::topology::Node;
 
@@ -45,6 +54,8 @@ struct Worm {
     tail: i32,
     /// Flits ejected at the last node.
     ejected: u32,
+    /// Asleep on a wake-up list: skipped until a channel it waits for frees.
+    asleep: bool,
 }
 
 /// A flit that wants to cross the crossbar this cycle.
@@ -97,6 +108,12 @@ pub(crate) struct Network {
     worms: Vec<Worm>,
     free_worms: Vec<u32>,
     active: Vec<u32>,
+    /// Worms whose header failed allocation this cycle: candidates to sleep.
+    failed: Vec<u32>,
+    /// Per channel, the sleeping worms waiting for one of its virtual channels.
+    wake_channel: Vec<Vec<u32>>,
+    /// Per node, the sleeping worms waiting for one of its ejection channels.
+    wake_eject: Vec<Vec<u32>>,
     /// Flit crossings of network channels (flit-hops), for utilisation.
     pub flit_hops: u64,
     /// Flits ejected at worms' last nodes.
@@ -143,6 +160,9 @@ impl Network {
             worms: Vec::new(),
             free_worms: Vec::new(),
             active: Vec::new(),
+            failed: Vec::new(),
+            wake_channel: vec![Vec::new(); links as usize],
+            wake_eject: vec![Vec::new(); nodes as usize],
             flit_hops: 0,
             flits_ejected: 0,
             flits_injected: 0,
@@ -194,6 +214,7 @@ impl Network {
         w.head = -1;
         w.tail = -1;
         w.ejected = 0;
+        w.asleep = false;
         self.inj_owner[port as usize] = id;
         self.active.push(id);
         Ok(())
@@ -205,6 +226,7 @@ impl Network {
         self.request(now);
         self.arbitrate();
         let moved = self.traverse(now, out);
+        self.sleep();
         self.active
             .retain(|&id| self.worms[id as usize].ejected < self.length);
         moved
@@ -228,32 +250,96 @@ impl Network {
             let id = self.active[i];
             let w = &self.worms[id as usize];
             let last = w.hops.len() as i32 - 1;
-            if (w.head == last && w.ej != NONE) || !self.ready_at(w, w.head, now) {
+            if w.asleep || (w.head == last && w.ej != NONE) || !self.ready_at(w, w.head, now) {
                 continue;
             }
             if w.head == last {
-                let node = self.channels.head[w.hops[last as usize].channel as usize];
-                let base = node * self.ports;
-                if let Some(p) =
-                    (base..base + self.ports).find(|&p| self.ej_owner[p as usize] == NONE)
-                {
-                    self.ej_owner[p as usize] = id;
-                    self.worms[id as usize].ej = self.links + p;
+                match self.free_ejection(w) {
+                    Some(p) => {
+                        self.ej_owner[p as usize] = id;
+                        self.worms[id as usize].ej = self.links + p;
+                    }
+                    None => self.failed.push(id),
                 }
                 continue;
             }
             let next = (w.head + 1) as usize;
-            let hop = w.hops[next];
-            let base = hop.channel * self.vcs;
-            let free = (hop.vcs.lo as u32..(hop.vcs.lo + hop.vcs.n) as u32)
-                .map(|v| base + v)
-                .find(|&vc| self.vc_owner[vc as usize] == NONE);
-            if let Some(vc) = free {
-                self.vc_owner[vc as usize] = id;
-                let w = &mut self.worms[id as usize];
-                w.vc[next] = vc;
-                w.head = next as i32;
+            match self.free_vc(w) {
+                Some(vc) => {
+                    self.vc_owner[vc as usize] = id;
+                    let w = &mut self.worms[id as usize];
+                    w.vc[next] = vc;
+                    w.head = next as i32;
+                }
+                None => self.failed.push(id),
             }
+        }
+    }
+
+    /// The lowest free ejection port at worm `w`'s last node.
+    fn free_ejection(&self, w: &Worm) -> Option<u32> {
+        let base = self.last_node(w) * self.ports;
+        (base..base + self.ports).find(|&p| self.ej_owner[p as usize] == NONE)
+    }
+
+    /// The lowest free virtual channel of worm `w`'s class on the hop after its head.
+    fn free_vc(&self, w: &Worm) -> Option<u32> {
+        let hop = w.hops[(w.head + 1) as usize];
+        let base = hop.channel * self.vcs;
+        (hop.vcs.lo as u32..(hop.vcs.lo + hop.vcs.n) as u32)
+            .map(|v| base + v)
+            .find(|&vc| self.vc_owner[vc as usize] == NONE)
+    }
+
+    fn last_node(&self, w: &Worm) -> u32 {
+        self.channels.head[w.hops[w.hops.len() - 1].channel as usize]
+    }
+
+    /// Put to sleep the worms that failed allocation this cycle, are packed up behind their
+    /// header, and still find nothing free (a channel freed during this cycle's traversal lets
+    /// the worm try again next cycle).
+    fn sleep(&mut self) {
+        for i in 0..self.failed.len() {
+            let id = self.failed[i];
+            let w = &self.worms[id as usize];
+            let at_last = w.head == w.hops.len() as i32 - 1;
+            let still_blocked = if at_last {
+                self.free_ejection(w).is_none()
+            } else {
+                self.free_vc(w).is_none()
+            };
+            if !still_blocked || !self.packed(w) {
+                continue;
+            }
+            if at_last {
+                let node = self.last_node(w) as usize;
+                self.wake_eject[node].push(id);
+            } else {
+                let channel = w.hops[(w.head + 1) as usize].channel as usize;
+                self.wake_channel[channel].push(id);
+            }
+            self.worms[id as usize].asleep = true;
+        }
+        self.failed.clear();
+    }
+
+    /// Whether no flit of worm `w` behind its header's buffer can move: every position from the
+    /// tail up to the one before the head is empty or faces a full buffer.
+    fn packed(&self, w: &Worm) -> bool {
+        (w.tail..w.head).all(|pos| {
+            let flits = if pos < 0 {
+                w.unsent
+            } else {
+                self.vc_count[w.vc[pos as usize] as usize]
+            };
+            flits == 0 || self.vc_count[w.vc[(pos + 1) as usize] as usize] >= self.buffer
+        })
+    }
+
+    /// Wake every worm sleeping on `list`.
+    fn wake(worms: &mut [Worm], list: &mut Vec<u32>) {
+        for id in list.drain(..) {
+            worms[id as usize].asleep = false;
         }
     }
 
@@ -262,6 +348,9 @@ impl Network {
         for i in 0..self.active.len() {
             let id = self.active[i];
             let w = &self.worms[id as usize];
+            if w.asleep {
+                continue;
+            }
             let last = w.hops.len() as i32 - 1;
             for pos in w.tail..=w.head.min(last) {
                 if !self.ready_at(w, pos, now) {
@@ -393,13 +482,21 @@ impl Network {
                     last: pos == last,
                 });
             }
-        }
-        if pos == last {
-            self.ej_owner[(w.ej - self.links) as usize] = NONE;
-            self.free_worms.push(id);
-        } else {
+            let sleepers = &mut self.wake_channel[hop.channel as usize];
+            if pos == last {
+                let port = w.ej - self.links;
+                self.ej_owner[port as usize] = NONE;
+                self.free_worms.push(id);
+                Self::wake(&mut self.worms, sleepers);
+                let sleepers = &mut self.wake_eject[(port / self.ports) as usize];
+                Self::wake(&mut self.worms, sleepers);
+                return;
+            }
             w.tail = pos + 1;
+            Self::wake(&mut self.worms, sleepers);
+            return;
         }
+        w.tail = pos + 1;
     }
 
     /// Every flit accounted for: each active worm's flits at its source, in buffers it holds and
