@@ -103,17 +103,19 @@ impl Channels {
         }
         let torus = shape.kind() == Kind::Torus && (0..n).any(|d| shape.wraps(d));
         let dor_need = if torus { 2 } else { 1 };
+        // Sweeping classes exist on 2D meshes only; elsewhere a sweeping route is refused when
+        // it is sent.
+        let sweeping = classes.sweeping && planar(shape);
         let refused = || SimError::VirtualChannels {
             topology: shape.to_string(),
             vcs,
-            need: if classes.sweeping {
+            need: if sweeping {
                 SWEEPING + u32::from(classes.hamiltonian)
             } else {
                 u32::from(classes.dimension_ordered) * dor_need + u32::from(classes.hamiltonian)
             },
         };
-        let (dor, ham, sweep) = if classes.sweeping {
-            let planar = planar(shape);
+        let (dor, ham, sweep) = if sweeping {
             let ham_n = if classes.hamiltonian {
                 (vcs / 5).max(1)
             } else {
@@ -122,15 +124,13 @@ impl Channels {
             let sweep_n = vcs.checked_sub(ham_n).filter(|&s| s >= SWEEPING);
             let sweep_n = sweep_n.ok_or_else(refused)?;
             let ham = classes.hamiltonian.then(|| range(0, ham_n));
-            let sweep = planar.then(|| {
-                let (per, rem) = (sweep_n / SWEEPING, sweep_n % SWEEPING);
-                let mut lo = ham_n;
-                [0u32, 1, 2, 3].map(|k| {
-                    let r = range(lo, per + u32::from(k < rem));
-                    lo += r.n as u32;
-                    r
-                })
-            });
+            let (per, rem) = (sweep_n / SWEEPING, sweep_n % SWEEPING);
+            let mut lo = ham_n;
+            let sweep = Some([0u32, 1, 2, 3].map(|k| {
+                let r = range(lo, per + u32::from(k < rem));
+                lo += r.n as u32;
+                r
+            }));
             (None, ham, sweep)
         } else {
             let (dor, ham) = split(vcs, classes, dor_need, torus).ok_or_else(refused)?;
