@@ -31,7 +31,7 @@ means: seed 000 Tables 1-6 (100 runs per point), seed 001 §4.2 (trees, store-an
 flit-level simulations: seed 003 Table 1 and Figs. 8-9, seed 002 Figs. 6-8.
 
 Examples:
-  # everything, about 15 minutes on two cores (release build): 2 for the Monte-Carlo tables,
+  # everything, about 16 minutes on two shared cores (release build): 2-4 for the Monte-Carlo tables,
   # 12 for the flit-level simulations
   meshcast reproduce
 
