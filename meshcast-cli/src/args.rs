@@ -453,6 +453,12 @@ pub struct RouteArgs {
     pub header: Option<u32>,
     #[command(flatten)]
     pub params: ParamArgs,
+    /// Also the exact optima of the request (docs/OPTIMALITY.md): the least traffic of a
+    /// shortest-path tree (OMT) and of any tree (MST), the shortest one-worm walk (OMP), the least
+    /// one-port time of a shortest-path tree; each "–" with the reason when the request is beyond
+    /// its solver's limits (K ≤ 16, small networks). With --json: {"reports": […], "optima": …}.
+    #[arg(long)]
+    pub optima: bool,
     /// Print JSON (schema meshcast.route/1, see docs/CLI.md) instead of text.
     #[arg(long)]
     pub json: bool,

@@ -234,7 +234,7 @@ fn family_table(
              excess in links per multicast. – : the algorithm does not run on that topology.\n\n\
              | algorithm | {} |\n|---|{}\n",
             baseline.name().to_uppercase(),
-            gaps::describe(baseline),
+            baseline.describe(),
             SHAPES.join(" | "),
             "---|".repeat(SHAPES.len())
         );

@@ -69,7 +69,7 @@ pub fn report(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<Stri
             out,
             "\n{} ({}, {})\n\n",
             baseline.name(),
-            describe(*baseline),
+            baseline.describe(),
             baseline.metric().unit()
         );
         out += &excess_table(sweep, &points, b);
@@ -77,16 +77,6 @@ pub fn report(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<Stri
         out += &worst_table(sweep, &points, b)?;
     }
     Ok(out)
-}
-
-/// What a baseline is, in a few words.
-pub fn describe(baseline: Baseline) -> &'static str {
-    match baseline {
-        Baseline::Omt => "least traffic of a shortest-path tree",
-        Baseline::Mst => "least traffic of any tree, the minimal Steiner tree",
-        Baseline::Omp => "shortest one-worm walk through every destination",
-        Baseline::OptTime => "least one-port time of a shortest-path tree",
-    }
 }
 
 /// Every K and the whole sweep together, per algorithm: the tallies of baseline `b`.

@@ -97,6 +97,16 @@ impl Baseline {
             })
     }
 
+    /// What the baseline is, in a few words: `least traffic of a shortest-path tree`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Baseline::Omt => "least traffic of a shortest-path tree",
+            Baseline::Mst => "least traffic of any tree, the minimal Steiner tree",
+            Baseline::Omp => "shortest one-worm walk through every destination",
+            Baseline::OptTime => "least one-port time of a shortest-path tree",
+        }
+    }
+
     /// The metric the baseline is an optimum of.
     pub fn metric(self) -> Metric {
         match self {
