@@ -135,6 +135,10 @@ function showState() {
   $("dims").value = state.dims.join("x");
   $("source").value = state.source;
   $("dests").value = state.dests.join(" ");
+  // A port count from a shared URL that the list lacks (say 6) gets its own option.
+  if (![...$("port").options].some((o) => o.value === state.port)) {
+    $("port").add(new Option(`${state.port}-port`, state.port), $("port").options.length - 1);
+  }
   for (const f of ["schedule", "port", "length", "startup", "k", "seed"]) $(f).value = state[f];
   $("algo").value = state.algo;
   const matches = (w) => w && w.topology === topology() && w.algo === state.algo &&

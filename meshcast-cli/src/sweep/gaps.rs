@@ -3,7 +3,8 @@
 //!
 //! Per baseline, one table of the mean excess (algorithm − optimum) and its 95% CI per K and over
 //! every K, then the worst multicast of each algorithm, written out so `meshcast route` can rebuild
-//! it. Gaps run on whole sweeps only (not sharded or resumed): the exact solvers bound their size.
+//! it. The same statistics are records of `--out` ([`super::results::gap_records`]). Gaps run on
+//! whole sweeps only, not sharded or resumed (docs/SWEEPS.md says why).
 
 use std::fmt::Write;
 
@@ -52,13 +53,30 @@ pub fn measure(gaps: &GapSweep, quiet: bool) -> Result<Vec<GapPoint>> {
     Ok(points)
 }
 
-/// The gap report of `sweep` against `baselines`, or nothing without a baseline.
-pub fn report(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<String> {
+/// The gaps of a sweep, measured: its baselines and one point per K.
+pub struct Gaps {
+    /// The sweep and its baselines.
+    pub sweep: GapSweep,
+    /// Per K, in sweep order.
+    pub points: Vec<GapPoint>,
+}
+
+/// Measure `sweep` against `baselines`; nothing without a baseline.
+pub fn run(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<Option<Gaps>> {
     if baselines.is_empty() {
-        return Ok(String::new());
+        return Ok(None);
     }
     let gaps = gap_sweep(sweep, baselines);
     let points = measure(&gaps, quiet)?;
+    Ok(Some(Gaps {
+        sweep: gaps,
+        points,
+    }))
+}
+
+/// The gap report of a measured sweep.
+pub fn report(gaps: &Gaps) -> Result<String> {
+    let (sweep, baselines, points) = (&gaps.sweep.sweep, &gaps.sweep.baselines, &gaps.points);
     let mut out = String::from(
         "\ngaps to exact optima: algorithm - optimum on every multicast (mean and 95% CI); \
          % is the total excess over the total optimum; worst: the multicast with the highest \
@@ -72,9 +90,9 @@ pub fn report(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<Stri
             baseline.describe(),
             baseline.metric().unit()
         );
-        out += &excess_table(sweep, &points, b);
+        out += &excess_table(sweep, points, b);
         out.push('\n');
-        out += &worst_table(sweep, &points, b)?;
+        out += &worst_table(sweep, points, b)?;
     }
     Ok(out)
 }

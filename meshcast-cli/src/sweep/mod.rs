@@ -24,10 +24,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use meshcast::experiment::gap::Baseline;
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
 use crate::args::{MergeArgs, SweepArgs};
 use execute::StateFile;
+use gaps::Gaps;
 use results::Format;
 use tally_file::{state_path, TallyFile};
 
@@ -45,12 +47,13 @@ pub fn run(args: &SweepArgs) -> Result<String> {
                 .context("--shard needs --out FILE.json")?;
             run_shard(args, &sweep, shard, out)
         }
-        None => Ok(run_whole(args, &sweep)? + &gaps::report(&sweep, &baselines, args.quiet)?),
+        None => run_whole(args, &sweep, &baselines),
     }
 }
 
-/// The whole sweep: the report on standard output, `--out` and `--plot` files.
-fn run_whole(args: &SweepArgs, sweep: &Sweep) -> Result<String> {
+/// The whole sweep, and its gaps to `baselines`: the report on standard output, `--out` and
+/// `--plot` files.
+fn run_whole(args: &SweepArgs, sweep: &Sweep, baselines: &[Baseline]) -> Result<String> {
     let outputs = Outputs::check(args.out.as_deref(), args.plot.as_deref())?;
     let state = args.out.as_deref().map(state_path);
     let state_file = state.as_deref().map(|path| StateFile {
@@ -58,7 +61,8 @@ fn run_whole(args: &SweepArgs, sweep: &Sweep) -> Result<String> {
         resume: args.resume,
     });
     let tally = execute::execute(sweep, Shard::WHOLE, state_file.as_ref(), args.quiet)?;
-    let text = outputs.write(sweep, &tally)?;
+    let gaps = gaps::run(sweep, baselines, args.quiet)?;
+    let text = outputs.write(sweep, &tally, gaps.as_ref())?;
     remove_state(state.as_deref())?;
     Ok(text)
 }
@@ -105,7 +109,7 @@ pub fn merge(args: &MergeArgs) -> Result<String> {
     for (_, f) in &files {
         tally.merge(&f.tally);
     }
-    outputs.write(sweep, &tally)
+    outputs.write(sweep, &tally, None)
 }
 
 /// Every file of the same sweep, complete, and each shard index `0..N` exactly once.
@@ -179,15 +183,19 @@ impl Outputs {
         })
     }
 
-    /// Write the files and return the report.
-    fn write(&self, sweep: &Sweep, tally: &SweepTally) -> Result<String> {
+    /// Write the files and return the report; the gaps, if measured, follow the sweep's own
+    /// records and tables.
+    fn write(&self, sweep: &Sweep, tally: &SweepTally, gaps: Option<&Gaps>) -> Result<String> {
         if let Some((path, format)) = &self.out {
-            results::write_records(path, *format, &results::records(sweep, tally))?;
+            let mut records = results::records(sweep, tally);
+            records.extend(gaps.map(results::gap_records).unwrap_or_default());
+            results::write_records(path, *format, &records)?;
         }
         if let Some(path) = &self.plot {
             results::write_plot(path, sweep, tally)?;
         }
-        Ok(table::report(sweep, tally))
+        let gap_report = gaps.map(gaps::report).transpose()?.unwrap_or_default();
+        Ok(table::report(sweep, tally) + &gap_report)
     }
 }
 
