@@ -283,8 +283,9 @@ pub struct SweepArgs {
     /// Also measure every algorithm against exact optima, on the same multicasts: a comma list
     /// of omt (least traffic of a shortest-path tree; also opt-traffic), mst (minimal Steiner
     /// tree), omp (shortest one-worm walk), opt-time (least one-port time of a shortest-path
-    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times).
-    #[arg(long, value_name = "LIST", conflicts_with_all = ["shard", "resume"])]
+    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times). With
+    /// --shard the shard file keeps the gap tallies for `meshcast merge`; not with --resume.
+    #[arg(long, value_name = "LIST", conflicts_with = "resume")]
     pub baseline: Option<String>,
 }
 

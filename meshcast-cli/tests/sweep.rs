@@ -572,12 +572,47 @@ fn bad_baselines_are_refused_before_anything_runs() {
     let out = meshcast(
         &args(&[
             ("--out", "x.json"),
-            ("--shard", "0/2"),
+            ("--resume", "-"),
             ("--baseline", "omt"),
         ]),
         "2",
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(2), "a gap sweep is not resumed");
+}
+
+#[test]
+fn sharded_baselines_merge_to_the_unsharded_gaps_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let baselines = ("--baseline", "omt,opt-time");
+    let whole = path(dir.path(), "whole.csv");
+    let text = sweep(&[("--out", &whole), baselines]);
+    let shards: Vec<String> = (0..2)
+        .map(|i| path(dir.path(), &format!("s{i}.json")))
+        .collect();
+    for (i, shard) in shards.iter().enumerate() {
+        sweep(&[("--shard", &format!("{i}/2")), ("--out", shard), baselines]);
+    }
+    let merged = path(dir.path(), "merged.csv");
+    let out = ok(meshcast(
+        &["merge", &shards[1], &shards[0], "--out", &merged],
+        "2",
+    ));
+    assert_eq!(out, text);
+    assert_eq!(read(&merged), read(&whole));
+    assert!(text.contains("\nopt-time ("), "{text}");
+
+    // A shard without the baselines, or with others, is another sweep.
+    let plain = path(dir.path(), "plain.json");
+    sweep(&[("--shard", "1/2"), ("--out", &plain)]);
+    let e = refused(&["merge", &shards[0], &plain]);
+    assert!(e.contains("different sweeps: baselines differ"), "{e}");
+    // Gap tallies are checked like the others.
+    let mut file: Value = serde_json::from_str(&read(&shards[0])).unwrap();
+    file["gaps"]["points"][0]["optimum"][0][0] = 99.into();
+    let bad = path(dir.path(), "bad.json");
+    fs::write(&bad, file.to_string()).unwrap();
+    let e = refused(&["merge", &bad, &shards[1]]);
+    assert!(e.contains("gaps") && e.contains("99 samples"), "{e}");
 }
 
 #[test]

@@ -3,18 +3,20 @@
 //!
 //! Per baseline, one table of the mean excess (algorithm − optimum) and its 95% CI per K and over
 //! every K, then the worst multicast of each algorithm, written out so `meshcast route` can rebuild
-//! it. The same statistics are records of `--out` ([`super::results::gap_records`]). Gaps run on
-//! whole sweeps only, not sharded or resumed (docs/SWEEPS.md says why).
+//! it. The same statistics are records of `--out` ([`super::results::gap_records`]). A shard
+//! measures its own multicasts and keeps the exact gap tallies in its file for `merge`; a gap
+//! sweep is not resumed (docs/SWEEPS.md says why).
 
 use std::fmt::Write;
 
 use anyhow::{Context, Result};
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, GapTally, Worst};
 use meshcast::experiment::stats::Summary;
-use meshcast::experiment::sweep::Sweep;
+use meshcast::experiment::sweep::{Shard, Sweep};
 
 use super::execute::progress_bar;
 use super::table::bracketed;
+use super::tally_file::samples;
 use crate::text::{table, Align};
 
 /// The baselines of `--baseline LIST` (none without the flag).
@@ -45,15 +47,17 @@ fn gap_sweep(sweep: &Sweep, baselines: &[Baseline]) -> GapSweep {
     }
 }
 
-/// Run the gaps of `sweep` on all cores with a progress bar.
-pub fn measure(gaps: &GapSweep, quiet: bool) -> Result<Vec<GapPoint>> {
-    let bar = progress_bar(gaps.sweep.units(), quiet);
-    let points = gaps.run(&|n| bar.inc(n))?;
+/// Run the gaps of `shard` of `sweep` on all cores with a progress bar.
+pub fn measure(gaps: &GapSweep, shard: Shard, quiet: bool) -> Result<Vec<GapPoint>> {
+    let owed = (0..gaps.sweep.ks.len()).map(|i| samples(&gaps.sweep, shard, i));
+    let bar = progress_bar(owed.sum(), quiet);
+    let points = gaps.run_shard(shard, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     Ok(points)
 }
 
-/// The gaps of a sweep, measured: its baselines and one point per K.
+/// The gaps of a sweep (or of a shard of it), measured: its baselines and one point per K.
+#[derive(Clone, Debug)]
 pub struct Gaps {
     /// The sweep and its baselines.
     pub sweep: GapSweep,
@@ -61,13 +65,18 @@ pub struct Gaps {
     pub points: Vec<GapPoint>,
 }
 
-/// Measure `sweep` against `baselines`; nothing without a baseline.
-pub fn run(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<Option<Gaps>> {
+/// Measure `shard` of `sweep` against `baselines`; nothing without a baseline.
+pub fn run(
+    sweep: &Sweep,
+    baselines: &[Baseline],
+    shard: Shard,
+    quiet: bool,
+) -> Result<Option<Gaps>> {
     if baselines.is_empty() {
         return Ok(None);
     }
     let gaps = gap_sweep(sweep, baselines);
-    let points = measure(&gaps, quiet)?;
+    let points = measure(&gaps, shard, quiet)?;
     Ok(Some(Gaps {
         sweep: gaps,
         points,
