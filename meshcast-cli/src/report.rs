@@ -301,6 +301,8 @@ pub struct OptimumReport {
     pub meaning: String,
     /// The field of a route report's `metrics` it bounds: `traffic` or `one_port_time`.
     pub metric: String,
+    /// The metric's unit: `links` or `hops`.
+    pub unit: String,
     /// The optimum; `None` when the solver refused the request.
     pub value: Option<u32>,
     /// Why the solver refused: the limit the request exceeds.
@@ -325,6 +327,7 @@ impl OptimaReport {
                     baseline: b.name().to_string(),
                     meaning: b.describe().to_string(),
                     metric: b.metric().name().to_string(),
+                    unit: b.metric().unit().to_string(),
                     value,
                     refused,
                 }

@@ -301,22 +301,19 @@ fn indent(text: &str) -> String {
 /// where the solver refused.
 pub fn optima(o: &OptimaReport) -> String {
     use Align::{Left, Right};
-    let header = [
-        ("optimum", Left),
-        ("metric", Left),
-        ("value", Right),
-        ("of", Left),
-    ];
+    let header = [("optimum", Left), ("value", Right), ("of", Left)];
     let rows: Vec<Vec<String>> = o
         .optima
         .iter()
         .map(|x| {
-            let value = x.value.map_or("–".to_string(), |v| v.to_string());
+            let value = x
+                .value
+                .map_or("–".to_string(), |v| format!("{v} {}", x.unit));
             let of = match &x.refused {
                 Some(why) => format!("{} (refused: {why})", x.meaning),
                 None => x.meaning.clone(),
             };
-            vec![x.baseline.clone(), x.metric.replace('_', " "), value, of]
+            vec![x.baseline.clone(), value, of]
         })
         .collect();
     format!(
