@@ -436,7 +436,7 @@ function showOptima() {
     const o = found.get(name);
     if (o && o.refused) refusals.push(`${label}: ${o.refused}`);
     const why = pending ? "computing…" : optima.error || (o ? (o.refused ? `refused: ${o.refused}` : o.meaning) : "");
-    const value = pending ? "…" : o ? show(o.value) : "";
+    const value = pending ? "…" : o ? show(o.value) : optima.error ? "–" : "";
     const cells = COLUMNS.map(([m]) => (columns.includes(m)
       ? `<td data-m="${m}" title="${esc(why)}">${value}</td>` : `<td data-m="${m}"></td>`)).join("");
     const title = o ? o.meaning : why;
