@@ -283,8 +283,9 @@ pub struct SweepArgs {
     /// Also measure every algorithm against exact optima, on the same multicasts: a comma list
     /// of omt (least traffic of a shortest-path tree; also opt-traffic), mst (minimal Steiner
     /// tree), omp (shortest one-worm walk), opt-time (least one-port time of a shortest-path
-    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times).
-    #[arg(long, value_name = "LIST", conflicts_with_all = ["shard", "resume"])]
+    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times). With
+    /// --shard the shard file keeps the gap tallies for `meshcast merge`; not with --resume.
+    #[arg(long, value_name = "LIST", conflicts_with = "resume")]
     pub baseline: Option<String>,
 }
 
@@ -453,6 +454,12 @@ pub struct RouteArgs {
     pub header: Option<u32>,
     #[command(flatten)]
     pub params: ParamArgs,
+    /// Also the exact optima of the request (docs/OPTIMALITY.md): the least traffic of a
+    /// shortest-path tree (OMT) and of any tree (MST), the shortest one-worm walk (OMP), the least
+    /// one-port time of a shortest-path tree; each "–" with the reason when the request is beyond
+    /// its solver's limits (K ≤ 16, small networks). With --json: {"reports": […], "optima": …}.
+    #[arg(long)]
+    pub optima: bool,
     /// Print JSON (schema meshcast.route/1, see docs/CLI.md) instead of text.
     #[arg(long)]
     pub json: bool,
