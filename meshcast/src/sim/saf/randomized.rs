@@ -36,6 +36,7 @@ use rand::RngExt;
 
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
+use super::theorem2::partition;
 use super::{lemma1, prefix, SimError};
 use crate::error::InputError;
 use crate::experiment::workload::seeded;
@@ -141,7 +142,17 @@ impl Tiling {
 
     /// The quadtree prefix of `node` at block level: blocks are contiguous in quadtree order.
     fn block_key(self, node: u32) -> u64 {
-        let finer = (self.side / self.beta).trailing_zeros() as u64;
+        self.prefix(node, self.side / self.beta)
+    }
+
+    /// The quadtree prefix of `node` at tile level: tiles are contiguous in quadtree order.
+    fn tile_key(self, node: u32) -> u64 {
+        self.prefix(node, self.g)
+    }
+
+    /// The quadtree prefix of `node` in a tessellation `cells` cells wide (a power of two).
+    fn prefix(self, node: u32, cells: u32) -> u64 {
+        let finer = u64::from(cells.trailing_zeros());
         let all = u64::from(self.side.trailing_zeros());
         quad_key(self.side, node) >> (2 * (all - finer))
     }
@@ -461,15 +472,19 @@ impl<'s, 'a> Router<'s, 'a> {
         order.sort_by_key(|&p| self.sim.at(p));
         let mut out = Vec::with_capacity(order.len());
         for p in order {
-            let tile = tiling.tile_of(self.sim.at(p));
-            let mut chosen = Vec::new();
+            // The destinations in the master's tile: one run of its quadtree-ordered slots.
+            let here = tiling.tile_key(self.sim.at(p));
             let range = self.sim.slots(p);
-            let mut s = range.start;
-            while s < range.end {
+            let key_of = |s: u32| tiling.tile_key(set.dest(s));
+            let start = range.start + partition(range.start, range.end, |s| key_of(s) < here);
+            let end = range.start + partition(range.start, range.end, |s| key_of(s) <= here);
+            let mut chosen = Vec::new();
+            let mut s = start;
+            while s < end {
                 let dest = set.dest(s);
                 let key = tiling.block_key(dest);
                 let mut e = s + 1;
-                while e < range.end && tiling.block_key(set.dest(e)) == key {
+                while e < end && tiling.block_key(set.dest(e)) == key {
                     e += 1;
                 }
                 let (bx, by) = (
@@ -477,9 +492,7 @@ impl<'s, 'a> Router<'s, 'a> {
                     dest / tiling.side / tiling.beta,
                 );
                 let block = (by * blocks_per_row + bx) as usize;
-                if tiling.tile_of(dest) == tile
-                    && !self.visited[(self.mark)(p, s)]
-                    && taken[block] < per_block
+                if !self.visited[(self.mark)(p, s)] && taken[block] < per_block
                 {
                     let (cx, cy) = cycle[taken[block] as usize];
                     taken[block] += 1;
