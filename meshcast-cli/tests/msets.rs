@@ -98,7 +98,6 @@ fn bad_input_is_one_line_and_exit_2() {
         &["msets", "--sides", "16,x"],
         &["msets", "--sides", "10", "--c", "16", "--algos", "theorem2"],
         &["msets", "--algos", "naive", "--buffer", "3"],
-        &["msets", "--algos", "deterministic", "--alpha", "0"],
         &["msets", "--algos", "deterministic", "--sides", "12"],
     ] {
         let out = meshcast(args);
@@ -141,4 +140,6 @@ fn the_deterministic_algorithm_runs_and_reports_its_duplicates() {
             .collect();
         assert!(phases.contains(&"4a.i migrate") && phases.contains(&"6 coalesce"));
     }
+    let zero = meshcast(&["msets", "--algos", "deterministic", "--alpha", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
 }

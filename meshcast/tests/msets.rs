@@ -2,8 +2,8 @@
 //! message sets on it. Every run goes through `Sim::finish`, which fails unless every
 //! destination got its message exactly once and no packet is left over.
 
-use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::deterministic::{self, Deterministic, Expander};
+use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::{
     lemma1, msets, naive, randomized, report, theorem2, unknown, Arrival, Capacity, MessageSet,
     Sim, SimError,
@@ -429,10 +429,7 @@ fn deterministic_refuses_what_it_does_not_handle() {
     ));
     let set = msets::random(8, 2, 4, 1).unwrap();
     for bad in [
-        Deterministic {
-            alpha: 0,
-            ..params
-        },
+        Deterministic { alpha: 0, ..params },
         Deterministic {
             r: Some(0),
             ..params

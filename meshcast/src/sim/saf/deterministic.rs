@@ -249,9 +249,8 @@ impl Class<'_, '_> {
         // 1(b): the replicas, one per node of the segment.
         let heads: Vec<PacketId> = alive.iter().map(|&(_, p)| p).collect();
         let lengths = vec![r; alive.len()];
-        let segments = segmented_broadcast(self.sim, &heads, &lengths, |k, j| {
-            place(alive[k].0, j)
-        })?;
+        let segments =
+            segmented_broadcast(self.sim, &heads, &lengths, |k, j| place(alive[k].0, j))?;
         self.sim.mark("1b replicas");
         // 1(c), 2, 3: groups from π (read where the replica stands), ranks, intermediate nodes.
         let replicas = self.to_groups(alive, &segments)?;
@@ -327,7 +326,11 @@ impl Class<'_, '_> {
     /// One header of marks per replica, a copy of its packet's visited marks: the flags and, per
     /// packet-table index, (offset of the replica's flags, its first slot).
     fn headers(&self, replicas: &[(PacketId, usize, u32)]) -> (Vec<bool>, Vec<(u32, u32)>) {
-        let top = replicas.iter().map(|&(p, _, _)| p.index()).max().unwrap_or(0);
+        let top = replicas
+            .iter()
+            .map(|&(p, _, _)| p.index())
+            .max()
+            .unwrap_or(0);
         let mut table = vec![(0u32, 0u32); top + 1];
         let mut marks = Vec::new();
         for &(p, _, _) in replicas {

@@ -492,8 +492,7 @@ impl<'s, 'a> Router<'s, 'a> {
                     dest / tiling.side / tiling.beta,
                 );
                 let block = (by * blocks_per_row + bx) as usize;
-                if !self.visited[(self.mark)(p, s)] && taken[block] < per_block
-                {
+                if !self.visited[(self.mark)(p, s)] && taken[block] < per_block {
                     let (cx, cy) = cycle[taken[block] as usize];
                     taken[block] += 1;
                     let block_node = (by * tiling.beta + cy) * tiling.side + bx * tiling.beta + cx;

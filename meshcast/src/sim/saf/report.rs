@@ -88,9 +88,7 @@ impl Algorithm {
             Algorithm::Naive => naive::route(set, capacity),
             Algorithm::Theorem2 => lemma1::route(set, capacity),
             Algorithm::Randomized => randomized::route(set, options.randomized, capacity),
-            Algorithm::Deterministic => {
-                deterministic::route(set, options.deterministic, capacity)
-            }
+            Algorithm::Deterministic => deterministic::route(set, options.deterministic, capacity),
             Algorithm::GuessC => Ok(unknown::route(set, options.guessing)?.0),
         }
     }
