@@ -253,7 +253,7 @@ impl Class<'_, '_> {
             segmented_broadcast(self.sim, &heads, &lengths, |k, j| place(alive[k].0, j))?;
         self.sim.mark("1b replicas");
         // 1(c), 2, 3: groups from π (read where the replica stands), ranks, intermediate nodes.
-        let replicas = self.to_groups(alive, &segments)?;
+        let replicas = self.assign_groups(alive, &segments)?;
         self.sim.mark("2-3 groups to tiles");
         // Step 4, with a header of marks per replica, initialised from the packet's.
         let (mut marks, table) = self.headers(&replicas);
@@ -295,7 +295,7 @@ impl Class<'_, '_> {
     /// Steps 1(c), 2 and 3: every replica's group from π, ranks within the groups (in node
     /// order, what the pipelined prefix computations yield) and the routing to the tiles.
     /// Returns (replica, segment index, replica index j).
-    fn to_groups(
+    fn assign_groups(
         &mut self,
         alive: &[(u32, PacketId)],
         segments: &[Vec<PacketId>],
