@@ -394,27 +394,31 @@ fn deterministic_bound(alpha: u32) -> u32 {
 
 #[test]
 fn deterministic_delivers_everything_with_constant_buffers_and_counts_duplicates() {
-    for (side, d, c) in [(8, 2, 4), (16, 4, 4), (16, 16, 16), (16, 8, 4), (8, 3, 32)] {
+    for (side, d, c, alpha) in [
+        (8, 2, 4, 1),
+        (16, 4, 4, 2),
+        (16, 16, 16, 2),
+        (16, 8, 4, 3),
+        (8, 3, 32, 1),
+    ] {
         let set = msets::random(side, d, c, 6).unwrap();
-        for alpha in [1, 2, 3] {
-            let params = Deterministic {
-                alpha,
-                ..Deterministic::default()
-            };
-            let capacity = Capacity::Packets(deterministic_bound(alpha));
-            let run = deterministic::route(&set, params, capacity).unwrap();
-            assert_eq!(run.deliveries as usize, set.deliveries());
-            check_buffers(&run, capacity);
-            let free = deterministic::route(&set, params, Capacity::Unbounded).unwrap();
-            assert!(free.max_buffer <= deterministic_bound(alpha));
-            assert_eq!(free.deliveries, run.deliveries);
-            // Replicas of one packet in different groups deliver independently until they are
-            // coalesced: duplicates happen and are counted, never more than r − 1 per delivery.
-            let r = u64::from((side * side).ilog2().min(c));
-            assert!(free.duplicates <= (r - 1) * free.deliveries);
-            if c >= 16 {
-                assert!(free.duplicates > 0, "{side} {d} {c}");
-            }
+        let params = Deterministic {
+            alpha,
+            ..Deterministic::default()
+        };
+        let capacity = Capacity::Packets(deterministic_bound(alpha));
+        let run = deterministic::route(&set, params, capacity).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        check_buffers(&run, capacity);
+        let free = deterministic::route(&set, params, Capacity::Unbounded).unwrap();
+        assert!(free.max_buffer <= deterministic_bound(alpha));
+        assert_eq!(free.deliveries, run.deliveries);
+        // Replicas of one packet in different groups deliver independently until they are
+        // coalesced: duplicates happen and are counted, never more than r − 1 per delivery.
+        let r = u64::from((side * side).ilog2().min(c));
+        assert!(free.duplicates <= (r - 1) * free.deliveries);
+        if c >= 16 {
+            assert!(free.duplicates > 0, "{side} {d} {c}");
         }
     }
 }
