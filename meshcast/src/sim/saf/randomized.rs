@@ -30,6 +30,9 @@
 //! proof fixes r ≥ 150, which only tightens its probability bound; buffers grow with r); ranks are
 //! prefix computations charged by their schedule ([`super::prefix`]), every packet and copy
 //! movement is simulated.
+//!
+//! The tile-visiting machinery (`Router::pass`: t-migration, block circulation, tile shifts) and
+//! the segmented broadcast are shared with §5 ([`super::deterministic`]).
 
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
@@ -200,7 +203,7 @@ pub(super) type MarkIndex<'s> = &'s dyn Fn(PacketId, u32) -> usize;
 
 /// The tile-visiting machinery of §4, also used by §5: t-migration, block circulation, shifts.
 pub(super) struct Router<'s, 'a> {
-    pub(super) sim: &'s mut Sim<'a>,
+    sim: &'s mut Sim<'a>,
     visited: &'s mut [bool],
     mark: MarkIndex<'s>,
 }
