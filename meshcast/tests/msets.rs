@@ -197,23 +197,35 @@ fn lemma1_sets_hold_one_packet_per_node_with_at_most_c_destinations() {
     assert_eq!(carried, set.deliveries());
 }
 
-/// Steps of `algo` on random sets with d = c over `sides` and `cs`, against √(cn).
-fn growth(algo: report::Algorithm, sides: &[u32], cs: &[u32]) -> f64 {
+/// The fitted exponent of the steps of `algo` on random sets with d = c over `sides` and `cs`
+/// against `bound(side, c)`.
+fn growth(algo: report::Algorithm, sides: &[u32], cs: &[u32], bound: fn(u32, u32) -> f64) -> f64 {
     let mut points = Vec::new();
     for &side in sides {
         for &c in cs {
             let instance = report::Instance::Random { d: c, c };
             let options = report::Options::default();
             let row = report::measure(algo, instance, side, 1, &options).unwrap();
-            points.push((((c * side * side) as f64).sqrt(), row.steps as f64));
+            points.push((bound(side, c), row.steps as f64));
         }
     }
     report::fit_exponent(&points).unwrap()
 }
 
+/// √(cn), Theorems 1–3's bound.
+fn sqrt_cn(side: u32, c: u32) -> f64 {
+    f64::from(c * side * side).sqrt()
+}
+
+/// √(cn)·log²n, Theorem 4's bound.
+fn sqrt_cn_log_squared(side: u32, c: u32) -> f64 {
+    let log_n = f64::from((side * side).ilog2());
+    sqrt_cn(side, c) * log_n * log_n
+}
+
 #[test]
 fn theorem2_grows_as_sqrt_cn_on_small_meshes() {
-    let e = growth(report::Algorithm::Theorem2, &[8, 16, 32], &[4, 16]);
+    let e = growth(report::Algorithm::Theorem2, &[8, 16, 32], &[4, 16], sqrt_cn);
     assert!((0.7..1.2).contains(&e), "exponent {e}");
 }
 
@@ -224,6 +236,7 @@ fn theorem2_grows_as_sqrt_cn_up_to_128() {
         report::Algorithm::Theorem2,
         &[16, 32, 64, 128],
         &[4, 16, 64],
+        sqrt_cn,
     );
     assert!((0.85..1.15).contains(&e), "exponent {e}");
 }
@@ -446,35 +459,25 @@ fn deterministic_refuses_what_it_does_not_handle() {
     }
 }
 
-/// Steps of `algo` on random sets with d = c against √(cn)·log²n, Theorem 4's bound.
-fn growth_with_log_squared(algo: report::Algorithm, sides: &[u32], cs: &[u32]) -> f64 {
-    let mut points = Vec::new();
-    for &side in sides {
-        for &c in cs {
-            let instance = report::Instance::Random { d: c, c };
-            let row = report::measure(algo, instance, side, 1, &report::Options::default());
-            let row = row.unwrap();
-            let log_n = f64::from((side * side).ilog2());
-            let x = ((c * side * side) as f64).sqrt() * log_n * log_n;
-            points.push((x, row.steps as f64));
-        }
-    }
-    report::fit_exponent(&points).unwrap()
-}
-
 #[test]
 fn deterministic_grows_as_sqrt_cn_log_squared_on_small_meshes() {
-    let e = growth_with_log_squared(report::Algorithm::Deterministic, &[8, 16], &[4, 16]);
+    let e = growth(
+        report::Algorithm::Deterministic,
+        &[8, 16],
+        &[4, 16],
+        sqrt_cn_log_squared,
+    );
     assert!((0.8..1.2).contains(&e), "exponent {e}");
 }
 
 #[test]
 #[ignore = "minutes even in release builds: run with --release -- --ignored"]
 fn deterministic_grows_as_sqrt_cn_log_squared_up_to_64() {
-    let e = growth_with_log_squared(
+    let e = growth(
         report::Algorithm::Deterministic,
         &[16, 32, 64],
         &[4, 16, 64],
+        sqrt_cn_log_squared,
     );
     assert!((0.8..1.2).contains(&e), "exponent {e}");
 }

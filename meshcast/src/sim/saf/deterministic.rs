@@ -54,7 +54,6 @@ use super::lemma1::{snake_node, snake_position};
 use super::msets::MessageSet;
 use super::randomized::{segmented_broadcast, Router, Tiling, Visit};
 use super::{lemma1, prefix, SimError};
-use crate::error::InputError;
 use crate::experiment::workload::seeded;
 
 /// The parameters of the deterministic algorithm.
@@ -155,21 +154,18 @@ pub fn route(set: &MessageSet, params: Deterministic, capacity: Capacity) -> Res
 }
 
 fn check(side: u32, params: Deterministic) -> Result<(), SimError> {
-    let bad = |name, value: String, allowed| {
-        Err(SimError::Input(InputError::Setting {
-            name,
-            value,
-            allowed,
-        }))
-    };
     if !side.is_power_of_two() {
-        return bad("side", side.to_string(), "a power of two for deterministic");
+        return Err(SimError::setting(
+            "side",
+            side,
+            "a power of two for deterministic",
+        ));
     }
     if params.r == Some(0) {
-        return bad("r", "0".to_string(), "at least 1");
+        return Err(SimError::setting("r", 0, "at least 1"));
     }
     if params.alpha == 0 {
-        return bad("alpha", "0".to_string(), "at least 1");
+        return Err(SimError::setting("alpha", 0, "at least 1"));
     }
     Ok(())
 }

@@ -114,3 +114,14 @@ pub enum SimError {
     #[error("{0} packets were left in buffers at the end")]
     Leftover(u64),
 }
+
+impl SimError {
+    /// Bad input: setting `name` has `value`, and `allowed` says what it may be.
+    pub(crate) fn setting(name: &'static str, value: u32, allowed: &'static str) -> SimError {
+        SimError::Input(crate::error::InputError::Setting {
+            name,
+            value: value.to_string(),
+            allowed,
+        })
+    }
+}

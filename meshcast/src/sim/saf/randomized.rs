@@ -41,7 +41,6 @@ use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
 use super::theorem2::partition;
 use super::{lemma1, prefix, SimError};
-use crate::error::InputError;
 use crate::experiment::workload::seeded;
 
 /// The parameters of the randomized algorithm.
@@ -82,18 +81,15 @@ pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result
 }
 
 fn check(side: u32, params: Randomized) -> Result<(), SimError> {
-    let bad = |name, value: String, allowed| {
-        Err(SimError::Input(InputError::Setting {
-            name,
-            value,
-            allowed,
-        }))
-    };
     if !side.is_power_of_two() {
-        return bad("side", side.to_string(), "a power of two for randomized");
+        return Err(SimError::setting(
+            "side",
+            side,
+            "a power of two for randomized",
+        ));
     }
     if params.r == 0 {
-        return bad("r", "0".to_string(), "at least 1");
+        return Err(SimError::setting("r", 0, "at least 1"));
     }
     Ok(())
 }
