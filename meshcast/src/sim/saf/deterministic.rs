@@ -4,12 +4,12 @@
 //! The packets are split into log n *classes* of n/log n packets (consecutive along the snake),
 //! routed one class after another. The i-th packet of a class is node uᵢ of an
 //! (n/log n, c, r, λ)-[`Expander`] whose r edges lead to *groups*; the expander is a permutation
-//! π of 0 … rm − 1 (m = class size), entry π[k] stored at the node of snake index k mod n.
+//! π of 0 … rm − 1 (m = class size), entry π\[k\] stored at the node of snake index k mod n.
 //! A class is routed in phases, each Steps 1–6 of §5:
 //! 1. (a) a prefix computation and a routing put packet i at snake position i·r; (b) a segmented
 //!    broadcast fills the r positions i·r … i·r + r − 1 with its *replicas* (the packet itself is
-//!    the first); (c) replica j now sits at the node holding π[i·r + j], which names its group
-//!    ℓ = ⌊c·π[i·r + j] / (rm)⌋;
+//!    the first); (c) replica j now sits at the node holding π\[i·r + j\], which names its group
+//!    ℓ = ⌊c·π\[i·r + j\] / (rm)⌋;
 //! 2. ranks within the groups (pipelined prefix computations) give each replica an intermediate
 //!    node in tile T_ℓ, at most ⌈rm/n⌉ per node;
 //! 3. the replicas are routed there;
@@ -44,8 +44,18 @@
 //! expansion) defaults to 2, the least integer above 1/λ for any λ > ½. Sorting by group and
 //! marking are charged as prefix computations by their schedule ([`super::prefix`]); every packet,
 //! replica and clone movement is simulated. §5 assumes c ≥ log⁴n (below it the paper would use
-//! (d, c)-routing); on every mesh we can simulate log⁴n ≥ n > c, so we run §5's steps as written
+//! (d, c)-routing); on every mesh up to 256×256 log⁴n ≥ n > c, so we run §5's steps as written
 //! for any c — the algorithm is well defined, and its phases end whatever the expansion.
+//!
+//! ```
+//! use meshcast::sim::saf::deterministic::{self, Deterministic};
+//! use meshcast::sim::saf::{msets, Capacity};
+//! let set = msets::random(8, 3, 4, 1).unwrap(); // 8×8 mesh, d = 3, c = 4
+//! let run = deterministic::route(&set, Deterministic::default(), Capacity::Packets(10)).unwrap();
+//! assert_eq!(run.deliveries, set.deliveries() as u64); // every destination once…
+//! assert!(run.duplicates > 0); // …and the replicas' further copies dropped and counted
+//! assert!(run.max_buffer <= 10);
+//! ```
 
 use rand::RngExt;
 
