@@ -113,12 +113,7 @@ impl Expander {
         Expander { m, groups, r, pi }
     }
 
-    /// m, the left nodes.
-    pub fn m(&self) -> u32 {
-        self.m
-    }
-
-    /// The right degree: the replicas per packet.
+    /// r, the left degree: the replicas per packet.
     pub fn r(&self) -> u32 {
         self.r
     }
@@ -196,14 +191,14 @@ fn route_set(
     let m = packets.len().div_ceil(log_n as usize);
     let expander = Expander::random(m as u32, tiling.tiles(), r, params.seed);
     for class in packets.chunks(m) {
-        let mut router = Class {
+        let mut routing = Class {
             sim: &mut *sim,
             visited: &mut *visited,
             expander: &expander,
             tiling,
             alpha: params.alpha,
         };
-        router.route(class)?;
+        routing.route(class)?;
     }
     Ok(())
 }
