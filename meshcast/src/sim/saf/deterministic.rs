@@ -216,7 +216,7 @@ impl Class<'_, '_> {
     /// Phases of Steps 1–6 until no packet of the class has an unvisited destination.
     fn route(&mut self, class: &[PacketId]) -> Result<(), SimError> {
         let mut alive: Vec<(u32, PacketId)> = (0..).zip(class.iter().copied()).collect();
-        let mut first = true;
+        let mut phase = 0u32;
         loop {
             alive.retain(|&(_, p)| {
                 let open = self.sim.slots(p).any(|s| !self.visited[s as usize]);
@@ -228,11 +228,17 @@ impl Class<'_, '_> {
             if alive.is_empty() {
                 return Ok(());
             }
+            phase += 1;
             let before = self.visited.iter().filter(|&&v| v).count();
-            self.phase(&alive, first)?;
+            self.phase(&alive, phase == 1)?;
             let after = self.visited.iter().filter(|&&v| v).count();
-            assert!(after > before, "a §5 phase visited no new destination");
-            first = false;
+            if after == before {
+                return Err(SimError::NoProgress {
+                    algorithm: "deterministic",
+                    phase,
+                    open: alive.len(),
+                });
+            }
         }
     }
 

@@ -113,6 +113,20 @@ pub enum SimError {
     /// Packets left in buffers when the algorithm declared itself finished.
     #[error("{0} packets were left in buffers at the end")]
     Leftover(u64),
+    /// A phase of a phased algorithm (seed 004 §5) delivered nothing new, so repeating it would
+    /// never finish: its expansion assumption failed on this instance.
+    #[error(
+        "{algorithm}: phase {phase} reached no new destination ({open} packets still have \
+         unvisited destinations); the paper's expansion assumption fails on this instance"
+    )]
+    NoProgress {
+        /// The algorithm.
+        algorithm: &'static str,
+        /// The phase (1-based) that made no progress.
+        phase: u32,
+        /// Packets still open.
+        open: usize,
+    },
 }
 
 impl SimError {
