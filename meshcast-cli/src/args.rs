@@ -31,7 +31,7 @@ means: seed 000 Tables 1-6 (100 runs per point), seed 001 §4.2 (trees, store-an
 flit-level simulations: seed 003 Table 1 and Figs. 8-9, seed 002 Figs. 6-8.
 
 Examples:
-  # everything, about 16 minutes on two shared cores (release build): 2-4 for the Monte-Carlo tables,
+  # everything, 16-18 minutes on two shared cores (release build): 4-6 for the Monte-Carlo tables,
   # 12 for the flit-level simulations
   meshcast reproduce
 
@@ -289,8 +289,9 @@ pub struct SweepArgs {
     /// Also measure every algorithm against exact optima, on the same multicasts: a comma list
     /// of omt (least traffic of a shortest-path tree; also opt-traffic), mst (minimal Steiner
     /// tree), omp (shortest one-worm walk), opt-time (least one-port time of a shortest-path
-    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times).
-    #[arg(long, value_name = "LIST", conflicts_with_all = ["shard", "resume"])]
+    /// tree). Small instances only: K ≤ 16 (docs/OPTIMALITY.md gives sizes and times). With
+    /// --shard the shard file keeps the gap tallies for `meshcast merge`; not with --resume.
+    #[arg(long, value_name = "LIST", conflicts_with = "resume")]
     pub baseline: Option<String>,
 }
 
@@ -410,7 +411,7 @@ pub struct ReproduceArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Run only these comma-separated sections: worked, malani, wang, wang-paths, seed002,
-    /// seed003 (the Monte-Carlo tables, about 2 minutes) and flit-seed003-table1,
+    /// seed003 (the Monte-Carlo tables, 4-6 minutes) and flit-seed003-table1,
     /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, about 12).
     #[arg(long, value_name = "NAMES")]
     pub only: Option<String>,
@@ -464,6 +465,12 @@ pub struct RouteArgs {
     pub header: Option<u32>,
     #[command(flatten)]
     pub params: ParamArgs,
+    /// Also the exact optima of the request (docs/OPTIMALITY.md): the least traffic of a
+    /// shortest-path tree (OMT) and of any tree (MST), the shortest one-worm walk (OMP), the least
+    /// one-port time of a shortest-path tree; each "–" with the reason when the request is beyond
+    /// its solver's limits (K ≤ 16, small networks). With --json: {"reports": […], "optima": …}.
+    #[arg(long)]
+    pub optima: bool,
     /// Print JSON (schema meshcast.route/1, see docs/CLI.md) instead of text.
     #[arg(long)]
     pub json: bool,

@@ -30,7 +30,7 @@ use meshcast::topology::Shape;
 use meshcast::PlanError;
 
 use args::{AlgosArgs, Cli, Command, RouteArgs};
-use report::{AlgoRow, Models, RouteReport};
+use report::{AlgoRow, Models, OptimaReport, RouteReport, RoutesWithOptima};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -82,10 +82,26 @@ fn algos(args: &AlgosArgs) -> Result<String> {
 fn route(args: &RouteArgs) -> Result<String> {
     let request = request(args)?;
     let schedule = args.schedule.into();
-    match &args.algo {
-        Some(name) => route_one(args, &request, name, schedule),
-        None => route_all(args, &request, schedule),
+    let (reports, skipped) = match &args.algo {
+        Some(name) => (vec![route_one(args, &request, name, schedule)?], Vec::new()),
+        None => route_all(args, &request, schedule)?,
+    };
+    let optima = args.optima.then(|| OptimaReport::of(&request));
+    if args.json {
+        return match optima {
+            Some(optima) => json(&RoutesWithOptima { reports, optima }),
+            None if args.algo.is_some() => json(&reports[0]),
+            None => json(&reports),
+        };
     }
+    let mut out = match &args.algo {
+        Some(_) => text::route(&reports[0]),
+        None => text::comparison(&reports, &skipped),
+    };
+    if let Some(optima) = &optima {
+        out += &text::optima(optima);
+    }
+    Ok(out)
 }
 
 /// The request the flags describe; the source defaults to the origin.
@@ -109,12 +125,13 @@ fn request(args: &RouteArgs) -> Result<Request> {
         .context("--td")
 }
 
+/// The report of algorithm `name`, its drawing written if `--svg` asks for it.
 fn route_one(
     args: &RouteArgs,
     request: &Request,
     name: &str,
     schedule: Schedule,
-) -> Result<String> {
+) -> Result<RouteReport> {
     let info = algo::find(name).with_context(|| format!("--algo '{name}'"))?;
     if args.svg.is_some() {
         draw::check_drawable(request.shape())?;
@@ -125,15 +142,18 @@ fn route_one(
         output::write_atomically(path, svg.as_bytes())
             .with_context(|| format!("cannot write the SVG file '{}'", path.display()))?;
     }
-    if args.json {
-        json(&report)
-    } else {
-        Ok(text::route(&report))
-    }
+    Ok(report)
 }
 
-/// Every algorithm that supports the topology, on the same request.
-fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<String> {
+/// The algorithms that do not support a topology, each with the topologies it does support.
+type Skipped = Vec<(String, String)>;
+
+/// Every algorithm that supports the topology, on the same request; and those that do not.
+fn route_all(
+    args: &RouteArgs,
+    request: &Request,
+    schedule: Schedule,
+) -> Result<(Vec<RouteReport>, Skipped)> {
     let (runs, skipped): (Vec<_>, Vec<_>) = REGISTRY
         .iter()
         .partition(|info| info.support.covers(request.shape()));
@@ -141,14 +161,11 @@ fn route_all(args: &RouteArgs, request: &Request, schedule: Schedule) -> Result<
         .into_iter()
         .map(|info| RouteReport::build(info, request, schedule, models(args)))
         .collect::<Result<Vec<_>>>()?;
-    if args.json {
-        return json(&reports);
-    }
-    let skipped: Vec<(String, String)> = skipped
+    let skipped = skipped
         .iter()
         .map(|info| (info.name.to_string(), info.support.to_string()))
         .collect();
-    Ok(text::comparison(&reports, &skipped))
+    Ok((reports, skipped))
 }
 
 /// The models of the route flags.

@@ -76,7 +76,7 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
     for topology in SHAPES {
         eprintln!("optimality: {topology}, K = 2…{last_k}, {runs} runs each");
         let gaps = gap_sweep(topology, last_k, runs, args.seed)?;
-        let points = gaps::measure(&gaps, args.quiet)?;
+        let points = gaps::measure(&gaps, Shard::WHOLE, args.quiet)?;
         measured.push((gaps, points));
     }
     let svg = args
@@ -165,7 +165,7 @@ fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<Stri
                 (last_k, runs, args.seed, schedule),
                 vec![Baseline::OptTime],
             )?;
-            let points = gaps::measure(&gaps, args.quiet)?;
+            let points = gaps::measure(&gaps, Shard::WHOLE, args.quiet)?;
             both.push((gaps, points));
         }
         columns.push(both);
@@ -234,7 +234,7 @@ fn family_table(
              excess in links per multicast. – : the algorithm does not run on that topology.\n\n\
              | algorithm | {} |\n|---|{}\n",
             baseline.name().to_uppercase(),
-            gaps::describe(baseline),
+            baseline.describe(),
             SHAPES.join(" | "),
             "---|".repeat(SHAPES.len())
         );

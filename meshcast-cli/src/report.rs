@@ -3,6 +3,9 @@
 //! docs/CLI.md). They are built from the library's types once; the text tables, the JSON output
 //! and the SVG drawing all read them, and so can any other front end (a web server).
 //!
+//! [`OptimaReport`] (schema `meshcast.optima/1`) holds the exact optima of a request, the
+//! yardsticks of `meshcast sweep --baseline`, for `meshcast route --optima` and the explorer.
+//!
 //! A report says what its plan's sends are ([`RouteReport::kind`]): tree edges, worms that drop
 //! copies at the destinations they pass, or unicasts. Path- and unicast-based plans are also
 //! measured under the wormhole model, and unicast-based ones in message-passing steps (under the
@@ -18,6 +21,7 @@ use meshcast::eval::{
     circuit_switching_latency, cut_through_latency, CircuitSwitching, CutThrough, Metrics, Ports,
     Steps, Timeline, Wormhole,
 };
+use meshcast::experiment::gap::Baseline;
 use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 use meshcast::topology::{Node, Shape};
@@ -25,6 +29,9 @@ use serde::{Deserialize, Serialize};
 
 /// The `schema` value of every [`RouteReport`]; bumped when a field changes meaning or goes away.
 pub const ROUTE_SCHEMA: &str = "meshcast.route/1";
+
+/// The `schema` value of every [`OptimaReport`].
+pub const OPTIMA_SCHEMA: &str = "meshcast.optima/1";
 
 /// A node as its coordinates, dimension 0 first.
 pub type Coords = Vec<u32>;
@@ -267,6 +274,87 @@ pub struct ArrivalReport {
     pub wormhole: Option<u32>,
     /// The step it receives the message in; unicast-based plans only.
     pub step: Option<u32>,
+}
+
+/// The exact optima of one request, each computed by `meshcast::exact` or refused with the
+/// solver's reason when the request is beyond its limits (docs/OPTIMALITY.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptimaReport {
+    /// Always [`OPTIMA_SCHEMA`].
+    pub schema: String,
+    /// The topology, e.g. `mesh:8x8`.
+    pub topology: String,
+    /// The source node.
+    pub source: Coords,
+    /// The destinations, in the order given.
+    pub destinations: Vec<Coords>,
+    /// One per baseline of `meshcast sweep --baseline`, in its order: omt, mst, omp, opt-time.
+    pub optima: Vec<OptimumReport>,
+}
+
+/// One exact optimum of a request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptimumReport {
+    /// Its name, as `--baseline` takes it: `omt`, `mst`, `omp` or `opt-time`.
+    pub baseline: String,
+    /// What it is the optimum of, e.g. `least traffic of a shortest-path tree`.
+    pub meaning: String,
+    /// The field of a route report's `metrics` it bounds: `traffic` or `one_port_time`.
+    pub metric: String,
+    /// The metric's unit: `links` or `hops`.
+    pub unit: String,
+    /// The optimum; `None` when the solver refused the request.
+    pub value: Option<u32>,
+    /// Why the solver refused: the limit the request exceeds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+impl OptimaReport {
+    /// Every baseline's optimum for `request`. Each solver refuses what is beyond its limits
+    /// (at most 16 destinations, 2²⁵ table cells, 2²⁴ partial trees of the one-port search), so
+    /// this takes at most a few seconds in a release build.
+    pub fn of(request: &Request) -> OptimaReport {
+        let shape = request.shape();
+        let optima = Baseline::ALL
+            .iter()
+            .map(|&b| {
+                let (value, refused) = match b.optimum(request) {
+                    Ok(v) => (Some(v), None),
+                    Err(e) => (None, Some(e.to_string())),
+                };
+                OptimumReport {
+                    baseline: b.name().to_string(),
+                    meaning: b.describe().to_string(),
+                    metric: b.metric().name().to_string(),
+                    unit: b.metric().unit().to_string(),
+                    value,
+                    refused,
+                }
+            })
+            .collect();
+        OptimaReport {
+            schema: OPTIMA_SCHEMA.to_string(),
+            topology: shape.to_string(),
+            source: shape.coords(request.source()),
+            destinations: request
+                .destinations()
+                .iter()
+                .map(|&d| shape.coords(d))
+                .collect(),
+            optima,
+        }
+    }
+}
+
+/// What `meshcast route --optima --json` prints: the route reports (one per algorithm run) and
+/// the optima of their request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoutesWithOptima {
+    /// What `--json` prints without `--optima`, as an array (one report for `--algo`).
+    pub reports: Vec<RouteReport>,
+    /// The exact optima.
+    pub optima: OptimaReport,
 }
 
 /// The name of a plan kind as reports spell it.

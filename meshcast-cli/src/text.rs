@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::report::{AlgoRow, Coords, LinkReport, RouteReport, SendReport};
+use crate::report::{AlgoRow, Coords, LinkReport, OptimaReport, RouteReport, SendReport};
 
 /// Nodes per line of a worm's route.
 const ROUTE_LINE: usize = 10;
@@ -295,6 +295,31 @@ fn wormhole_comparison(reports: &[RouteReport]) -> String {
 
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+/// The exact optima of `meshcast route --optima`: one row per baseline, "–" and the reason
+/// where the solver refused.
+pub fn optima(o: &OptimaReport) -> String {
+    use Align::{Left, Right};
+    let header = [("optimum", Left), ("value", Right), ("of", Left)];
+    let rows: Vec<Vec<String>> = o
+        .optima
+        .iter()
+        .map(|x| {
+            let value = x
+                .value
+                .map_or("–".to_string(), |v| format!("{v} {}", x.unit));
+            let of = match &x.refused {
+                Some(why) => format!("{} (refused: {why})", x.meaning),
+                None => x.meaning.clone(),
+            };
+            vec![x.baseline.clone(), value, of]
+        })
+        .collect();
+    format!(
+        "\nexact optima of this request (meshcast::exact, docs/OPTIMALITY.md)\n\n{}",
+        table(&header, &rows)
+    )
 }
 
 /// The comparison table of `route --all`; `skipped` names the algorithms that do not support

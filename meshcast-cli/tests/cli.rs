@@ -252,6 +252,38 @@ fn optimal_schedule_shortens_vh() {
     assert_eq!(r["metrics"]["one_port_time"], 12);
 }
 
+#[test]
+fn optima_follow_the_report_and_bound_the_heuristics() {
+    let text = stdout(&example(&["--all", "--optima"]));
+    let (table, optima) = text.split_once("exact optima of this request").unwrap();
+    assert!(table.contains("diag "), "{text}");
+    for line in ["omt ", "mst ", "omp ", "opt-time "] {
+        assert!(
+            optima.lines().any(|l| l.starts_with(line)),
+            "{line}:\n{text}"
+        );
+    }
+    let both = json(&example(&["--algo", "diag", "--optima", "--json"]));
+    let diag = &both["reports"][0];
+    assert_eq!(*diag, json(&example(&["--algo", "diag", "--json"])));
+    assert_eq!(both["optima"]["schema"], "meshcast.optima/1");
+    let optima = both["optima"]["optima"].as_array().unwrap();
+    let value = |b: &str| optima.iter().find(|o| o["baseline"] == b).unwrap()["value"].clone();
+    assert_eq!(value("omt"), 17);
+    assert!(diag["metrics"]["traffic"].as_u64() >= value("omt").as_u64());
+    assert!(value("mst").as_u64() <= value("omt").as_u64());
+    assert_eq!(value("opt-time"), diag["metrics"]["optimal_one_port_time"]);
+    // Beyond the solvers' limits: "–" and the reason, and the routes are still reported.
+    let many = "1,1 2,2 3,3 4,4 5,5 6,6 7,7 1,2 1,3 1,4 1,5 1,6 1,7 2,1 3,1 4,1 5,1";
+    let out = meshcast(&["route", "-t", "mesh:8x8", "-d", many, "--all", "--optima"]);
+    let text = stdout(&out);
+    let omt = text.lines().find(|l| l.starts_with("omt ")).unwrap();
+    assert!(
+        omt.contains(" – ") && omt.contains("at most 16 destinations"),
+        "{omt}"
+    );
+}
+
 /// Run, expect failure with `code` and a single `error:` line without a panic or backtrace.
 fn assert_fails(args: &[&str], code: i32, mention: &str) {
     let out = meshcast(args);

@@ -98,6 +98,7 @@ fn bad_input_is_one_line_and_exit_2() {
         &["msets", "--sides", "16,x"],
         &["msets", "--sides", "10", "--c", "16", "--algos", "theorem2"],
         &["msets", "--algos", "naive", "--buffer", "3"],
+        &["msets", "--algos", "deterministic", "--sides", "12"],
     ] {
         let out = meshcast(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -105,4 +106,40 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("error: "));
     }
+}
+
+#[test]
+fn the_deterministic_algorithm_runs_and_reports_its_duplicates() {
+    let out = meshcast(&[
+        "msets",
+        "--algos",
+        "deterministic",
+        "--sides",
+        "8,16",
+        "--c",
+        "4",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        assert_eq!(r["algorithm"], "deterministic");
+        assert!(r["duplicates"].as_u64().unwrap() > 0);
+        assert!(r["max_buffer"].as_u64().unwrap() <= 10);
+        let phases: Vec<&str> = r["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert!(phases.contains(&"4a.i migrate") && phases.contains(&"6 coalesce"));
+    }
+    let zero = meshcast(&["msets", "--algos", "deterministic", "--alpha", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
 }

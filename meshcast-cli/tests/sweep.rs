@@ -97,7 +97,7 @@ fn the_csv_does_not_depend_on_the_thread_count() {
     assert_eq!(one, csv("2"));
     let text = String::from_utf8(one).unwrap();
     let header =
-        "topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high,length,startup,port";
+        "topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high,length,startup,port,worst,worst_optimum,worst_k,worst_run";
     assert_eq!(text.lines().next(), Some(header));
     // (3 algorithms + 3 pairs) × (3 K + overall) × 4 metrics, and the header.
     assert_eq!(text.lines().count(), 6 * 4 * 4 + 1);
@@ -307,12 +307,12 @@ fn wormhole_latency_is_recorded_for_path_based_algorithms_only() {
         .collect();
     assert_eq!(latency.len(), 3 * 4);
     assert!(
-        latency.iter().all(|l| l.ends_with(",8,3,one")),
+        latency.iter().all(|l| l.ends_with(",8,3,one,,,,")),
         "{latency:?}"
     );
     assert!(!latency.iter().any(|l| l.contains(",vh,")), "{latency:?}");
     assert!(
-        csv.lines().nth(1).unwrap().ends_with(",,,"),
+        csv.lines().nth(1).unwrap().ends_with(",,,,,,,"),
         "other metrics: no model"
     );
 }
@@ -449,11 +449,11 @@ fn unicast_steps_are_swept_and_merged() {
         .collect();
     // separate, u-torus and their pair; 3 K and overall.
     assert_eq!(steps.len(), 3 * 4, "{steps:?}");
-    assert!(steps.iter().all(|l| l.ends_with(",,,one")), "{steps:?}");
+    assert!(steps.iter().all(|l| l.ends_with(",,,one,,,,")), "{steps:?}");
     // Separate addressing, one port: K unicasts one after the other, K steps.
     assert!(
         csv.contains(
-            "\ntorus:5x4,random,paper,9,separate,,4,steps,steps,12,4.0,0.0,4.0,4.0,,,one\n"
+            "\ntorus:5x4,random,paper,9,separate,,4,steps,steps,12,4.0,0.0,4.0,4.0,,,one,,,,\n"
         ),
         "{csv}"
     );
@@ -486,7 +486,7 @@ fn unicast_steps_are_swept_and_merged() {
     sweep(&[&d_port[..], &[("--out", two.as_str())]].concat());
     assert!(
         read(&two).contains(
-            "\ntorus:5x4,random,paper,9,separate,,4,steps,steps,12,2.0,0.0,2.0,2.0,,,2\n"
+            "\ntorus:5x4,random,paper,9,separate,,4,steps,steps,12,2.0,0.0,2.0,2.0,,,2,,,,\n"
         ),
         "{}",
         read(&two)
@@ -495,14 +495,15 @@ fn unicast_steps_are_swept_and_merged() {
 
 #[test]
 fn baselines_add_the_gap_to_each_optimum_whatever_the_thread_count() {
-    let gaps = |threads: &str| {
-        ok(meshcast(
-            &args(&[("--out", ""), ("--baseline", "omt,mst,omp,opt-time")]),
-            threads,
-        ))
+    let dir = tempfile::tempdir().unwrap();
+    let gaps = |threads: &str, file: &str| {
+        let out = path(dir.path(), file);
+        let baselines = ("--baseline", "omt,mst,omp,opt-time");
+        let text = ok(meshcast(&args(&[("--out", &out), baselines]), threads));
+        (text, read(&out))
     };
-    let text = gaps("1");
-    assert_eq!(text, gaps("2"));
+    let (text, csv) = gaps("1", "one.csv");
+    assert_eq!((text.clone(), csv.clone()), gaps("2", "two.csv"));
     for heading in [
         "omt (least traffic of a shortest-path tree, links)",
         "mst (least traffic of any tree, the minimal Steiner tree, links)",
@@ -526,6 +527,33 @@ fn baselines_add_the_gap_to_each_optimum_whatever_the_thread_count() {
         omt.contains("--source "),
         "the worst multicast is written out:\n{omt}"
     );
+    // The records: the optimum over every K (algorithm = the baseline), then each algorithm's
+    // excess over it (versus = the baseline) with the worst multicast the report names.
+    assert!(
+        csv.contains("\ntorus:5x4,random,paper,9,omt,,,traffic,links,36,"),
+        "{csv}"
+    );
+    let worst = omt.lines().find(|l| l.starts_with("diag ")).unwrap();
+    let cells: Vec<&str> = worst.split_whitespace().collect();
+    let (excess, optimum, k, run) = (cells[2], cells[4], cells[6], cells[7]);
+    let record = csv
+        .lines()
+        .find(|l| l.starts_with("torus:5x4,random,paper,9,diag,omt,,traffic,links,36,"))
+        .unwrap();
+    let tail = format!(",{},{optimum},{k},{run}", excess.trim_start_matches('+'));
+    assert!(
+        record.ends_with(&tail),
+        "{record} against the report's {worst}"
+    );
+    let (_, json) = gaps("2", "two.json");
+    let records: Vec<Value> = serde_json::from_str(&json).unwrap();
+    assert_eq!(records.len(), csv.lines().count() - 1);
+    let opt_time = records
+        .iter()
+        .find(|r| r["versus"] == "opt-time" && r["algorithm"] == "dds" && r["k"].is_null())
+        .unwrap();
+    assert_eq!(opt_time["metric"], "one_port_time");
+    assert!(opt_time["worst_run"].is_u64() && opt_time["mean"].as_f64().unwrap() >= 0.0);
 }
 
 #[test]
@@ -544,12 +572,47 @@ fn bad_baselines_are_refused_before_anything_runs() {
     let out = meshcast(
         &args(&[
             ("--out", "x.json"),
-            ("--shard", "0/2"),
+            ("--resume", "-"),
             ("--baseline", "omt"),
         ]),
         "2",
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(2), "a gap sweep is not resumed");
+}
+
+#[test]
+fn sharded_baselines_merge_to_the_unsharded_gaps_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let baselines = ("--baseline", "omt,opt-time");
+    let whole = path(dir.path(), "whole.csv");
+    let text = sweep(&[("--out", &whole), baselines]);
+    let shards: Vec<String> = (0..2)
+        .map(|i| path(dir.path(), &format!("s{i}.json")))
+        .collect();
+    for (i, shard) in shards.iter().enumerate() {
+        sweep(&[("--shard", &format!("{i}/2")), ("--out", shard), baselines]);
+    }
+    let merged = path(dir.path(), "merged.csv");
+    let out = ok(meshcast(
+        &["merge", &shards[1], &shards[0], "--out", &merged],
+        "2",
+    ));
+    assert_eq!(out, text);
+    assert_eq!(read(&merged), read(&whole));
+    assert!(text.contains("\nopt-time ("), "{text}");
+
+    // A shard without the baselines, or with others, is another sweep.
+    let plain = path(dir.path(), "plain.json");
+    sweep(&[("--shard", "1/2"), ("--out", &plain)]);
+    let e = refused(&["merge", &shards[0], &plain]);
+    assert!(e.contains("different sweeps: baselines differ"), "{e}");
+    // Gap tallies are checked like the others.
+    let mut file: Value = serde_json::from_str(&read(&shards[0])).unwrap();
+    file["gaps"]["points"][0]["optimum"][0][0] = 99.into();
+    let bad = path(dir.path(), "bad.json");
+    fs::write(&bad, file.to_string()).unwrap();
+    let e = refused(&["merge", &bad, &shards[1]]);
+    assert!(e.contains("gaps") && e.contains("99 samples"), "{e}");
 }
 
 #[test]

@@ -36,6 +36,8 @@ let plan = null;        // what the drawing animates: { unit, end, arrival(node)
 let time = 0;
 let timer = null;
 let generation = 0;     // drops answers to requests that a newer one replaced
+let optima = null;      // POST /api/optima for this request: { optima: […] }, { error }, or null while computed
+let optimaCall = null;  // aborts the optima request a newer request replaced
 let focusKey = null;    // the node that holds the grid's one tab stop
 
 // ---------------------------------------------------------------- the request
@@ -85,9 +87,9 @@ function routeBody(extra) {
   };
 }
 
-async function post(path, body) {
+async function post(path, body, signal) {
   const response = await fetch(path, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal,
   });
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
@@ -133,6 +135,10 @@ function showState() {
   $("dims").value = state.dims.join("x");
   $("source").value = state.source;
   $("dests").value = state.dests.join(" ");
+  // A port count from a shared URL that the list lacks (say 6) gets its own option.
+  if (![...$("port").options].some((o) => o.value === state.port)) {
+    $("port").add(new Option(`${state.port}-port`, state.port), $("port").options.length - 1);
+  }
   for (const f of ["schedule", "port", "length", "startup", "k", "seed"]) $(f).value = state[f];
   $("algo").value = state.algo;
   const matches = (w) => w && w.topology === topology() && w.algo === state.algo &&
@@ -261,9 +267,15 @@ async function refresh() {
   writeHash();
   const mine = ++generation;
   stop();
+  if (optimaCall) optimaCall.abort();
+  optimaCall = null;
+  optima = null;
+  document.body.dataset.optima = "computing";
   if (state.dests.length === 0) {
     reports = [];
+    optima = { optima: [] };
     select();
+    document.body.dataset.optima = "";
     status("Click nodes (or type coordinates) to choose destinations.");
     document.body.dataset.routed = "";
     return;
@@ -283,6 +295,23 @@ async function refresh() {
   // The destinations whose plan the page now shows, or "error": what scripts (and the browser
   // test) wait for.
   document.body.dataset.routed = current ? routeBody({}).dests : "error";
+  if (current) loadOptima(mine); else { optima = { optima: [] }; showOptima(); }
+}
+
+/** Ask for the exact optima of the request shown, after its plans: they may take seconds. */
+async function loadOptima(mine) {
+  optimaCall = new AbortController();
+  const body = { topology: topology(), source: state.source, dests: state.dests.join(" ") };
+  try {
+    const answer = await (await post("/api/optima", body, optimaCall.signal)).json();
+    if (mine !== generation) return;
+    optima = answer;
+  } catch (e) {
+    if (mine !== generation) return;
+    optima = { error: e.message, optima: [] };
+  }
+  showOptima();
+  document.body.dataset.optima = optima.error ? "error" : body.dests;
 }
 
 /** Show the report of `state.algo` (or the first applicable one): drawing, numbers, table. */
@@ -303,6 +332,7 @@ function select() {
   plan = current ? timing(current) : null;
   showMetrics();
   showTable();
+  showOptima();
   draw();
   showLegend();
   const end = plan ? plan.end : 0;
@@ -352,6 +382,7 @@ function showMetrics() {
   $("m-optimal").textContent = show(m.optimal_one_port_time);
   $("m-wormhole").textContent = show(m.wormhole_latency);
   $("m-steps").textContent = show(m.steps);
+  $("m-contention").textContent = show(current ? contention(m) : null);
   const n = state.dests.length;
   $("plan-title").textContent = current
     ? `${current.algorithm} (${current.kind}) on ${current.topology}: source (${current.source}), ${n} destination${n === 1 ? "" : "s"}, ${current.schedule} port order`
@@ -362,12 +393,22 @@ const COLUMNS = [
   ["traffic", (m) => m.traffic], ["additional", (m) => m.additional_traffic],
   ["one-port", (m) => m.one_port_time], ["all-port", (m) => m.all_port_time],
   ["optimal", (m) => m.optimal_one_port_time], ["wormhole", (m) => m.wormhole_latency],
-  ["steps", (m) => m.steps],
+  ["steps", (m) => m.steps], ["contention", (m) => contention(m)],
+];
+
+/** Stepwise and depth contention (seed 002 Definitions 3–4) as "stepwise/depth". */
+const contention = (m) => (m.contention ? `${m.contention.stepwise}/${m.contention.depth}` : null);
+
+// The rows of the exact optima under the comparison: baseline, name, and the columns its value
+// goes in (the least one-port time bounds both the paper-order and the optimal-order column).
+const OPTIMA = [
+  ["omt", "OMT", ["traffic"]], ["mst", "MST", ["traffic"]], ["omp", "OMP", ["traffic"]],
+  ["opt-time", "opt-time", ["one-port", "optimal"]],
 ];
 
 function showTable() {
   const best = COLUMNS.map(([, f]) => {
-    const values = reports.map((r) => f(r.metrics)).filter((v) => v !== null && v !== undefined);
+    const values = reports.map((r) => f(r.metrics)).filter((v) => typeof v === "number");
     return values.length > 1 ? Math.min(...values) : null;
   });
   $("comparison").tBodies[0].innerHTML = reports.map((r) => {
@@ -380,10 +421,30 @@ function showTable() {
     return `<tr data-algo="${esc(r.algorithm)}"${chosen ? ` class="selected" aria-current="true"` : ""}>` +
       `<td><button type="button" data-show="${esc(r.algorithm)}" aria-label="Show ${esc(r.algorithm)}">${esc(r.algorithm)}</button></td>` +
       `<td>${esc(r.kind)}</td>${cells}</tr>`;
-  }).join("") || `<tr><td colspan="9">No plan yet.</td></tr>`;
+  }).join("") || `<tr><td colspan="${COLUMNS.length + 2}">No plan yet.</td></tr>`;
   for (const b of $("comparison").querySelectorAll("button[data-show]")) {
     b.addEventListener("click", () => { state.algo = b.dataset.show; showState(); select(); });
   }
+}
+
+/** The optima rows: always the same four, so the page does not move when they arrive. */
+function showOptima() {
+  const found = new Map(((optima && optima.optima) || []).map((o) => [o.baseline, o]));
+  const pending = optima === null;
+  const refusals = [];
+  $("optima").innerHTML = OPTIMA.map(([name, label, columns], row) => {
+    const o = found.get(name);
+    if (o && o.refused) refusals.push(`${label}: ${o.refused}`);
+    const why = pending ? "computing…" : optima.error || (o ? (o.refused ? `refused: ${o.refused}` : o.meaning) : "");
+    const value = pending ? "…" : o ? show(o.value) : optima.error ? "–" : "";
+    const cells = COLUMNS.map(([m]) => (columns.includes(m)
+      ? `<td data-m="${m}" title="${esc(why)}">${value}</td>` : `<td data-m="${m}"></td>`)).join("");
+    const title = o ? o.meaning : why;
+    return `<tr data-optimum="${name}" class="optimum${row === 0 ? " first" : ""}">` +
+      `<th scope="row" title="${esc(title)}">${esc(label)}</th><td>optimum</td>${cells}</tr>`;
+  }).join("");
+  if (optima && optima.error) refusals.push(`Exact optima: ${optima.error}`);
+  $("optima-note").textContent = refusals.join(" · ");
 }
 
 // ---------------------------------------------------------------- drawing
@@ -779,7 +840,8 @@ function showLegend() {
   const arrow = (stroke) => line({ x: -15, y: 0 }, { x: 8, y: 0 }, stroke, 2.5) +
     `<path d="M6,-5 L16,0 L6,5 z" fill="${stroke}"/>`;
   if (kind === "tree") {
-    items.push([arrow(TREE), `tree link, labelled with its ${state.port}-port hop time`]);
+    // Store-and-forward trees have one- and all-port models; d ports are timed all-port.
+    items.push([arrow(TREE), `tree link, labelled with its ${state.port === "one" ? "one" : "all"}-port hop time`]);
   } else {
     const n = Math.min(kind === "path" ? current.sends.length : current.metrics.steps, PALETTE.length);
     const what = kind === "path" ? "worm" : "message-passing step";

@@ -1,5 +1,8 @@
 //! The JSON API of `meshcast serve`, a thin HTTP layer over the command line.
 //!
+//! `POST /api/optima` answers the exact optima of a request (what `meshcast route --optima
+//! --json` prints under `optima`), one computation at a time.
+//!
 //! A route request carries the fields of `meshcast route` under the flags' names (`topology`,
 //! `source`, `dests`, `algo` or `all`, `schedule`, `length`, `startup`, `port`, `control`,
 //! `header`, `td`); it becomes the
@@ -26,9 +29,10 @@ use meshcast::topology::Shape;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use tokio::sync::Semaphore;
 
 use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
-use crate::report::RouteReport;
+use crate::report::{self, OptimaReport, RouteReport};
 use crate::{draw, text};
 
 /// Largest request body: a request names at most [`MAX_NODES`] nodes of a few characters each.
@@ -45,6 +49,7 @@ pub fn router() -> Router {
         .route("/api/route", post(route))
         .route("/api/svg", post(svg))
         .route("/api/random", post(random))
+        .route("/api/optima", post(optima))
         .route("/api/{*rest}", get(not_found).post(not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY))
 }
@@ -95,7 +100,7 @@ async fn not_found() -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: "no such API path; there are GET /api/algos, GET /api/examples, \
-                  POST /api/route, POST /api/svg and POST /api/random"
+                  POST /api/route, POST /api/optima, POST /api/svg and POST /api/random"
             .to_string(),
     }
 }
@@ -174,6 +179,49 @@ async fn svg(body: Result<Bytes, BytesRejection>) -> Answer {
     })
     .await?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], drawing).into_response())
+}
+
+/// The body of `POST /api/optima`: the request's fields of `meshcast route`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptimaQuery {
+    topology: String,
+    source: Option<String>,
+    dests: String,
+}
+
+/// One exact-optima computation at a time: each takes up to a few seconds of one core (the
+/// solvers' own limits bound it), so a burst of requests waits here instead of taking every
+/// core from the routing. A request whose client has gone while it waits is dropped unrun.
+static OPTIMA_TURN: Semaphore = Semaphore::const_new(1);
+
+/// `POST /api/optima`: the exact optima of the request, what `meshcast route --optima --json`
+/// prints under `optima`. Kept apart from `/api/route` so the comparison never waits for them.
+async fn optima(body: Result<Bytes, BytesRejection>) -> Answer {
+    let q: OptimaQuery = parse(body)?;
+    let args = route_args(RouteQuery {
+        topology: q.topology,
+        source: q.source,
+        dests: q.dests,
+        algo: None,
+        all: true,
+        schedule: None,
+        length: None,
+        startup: None,
+        port: None,
+        control: None,
+        header: None,
+        td: None,
+    })?;
+    let _turn = OPTIMA_TURN
+        .acquire()
+        .await
+        .expect("the semaphore is never closed");
+    blocking(move || {
+        report::to_json(&OptimaReport::of(&crate::request(&args)?)).map_err(Into::into)
+    })
+    .await
+    .map(json_text)
 }
 
 /// The body of `POST /api/random`.
@@ -256,6 +304,7 @@ fn route_args(q: RouteQuery) -> Result<RouteArgs, ApiError> {
         control: q.control,
         header: q.header,
         params: ParamArgs { td: q.td },
+        optima: false,
         json: true,
         svg: None,
     })

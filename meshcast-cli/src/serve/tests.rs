@@ -33,7 +33,12 @@ async fn call(method: &str, path: &str, body: &str) -> (StatusCode, String, Stri
 
 /// What `meshcast route --json` prints for these flags.
 fn cli_route(topology: &str, dests: &str, algo: Option<&str>, schedule: ScheduleArg) -> String {
-    crate::route(&RouteArgs {
+    crate::route(&cli_args(topology, dests, algo, schedule)).unwrap()
+}
+
+/// The flags of `meshcast route --json` with these values, the others at their defaults.
+fn cli_args(topology: &str, dests: &str, algo: Option<&str>, schedule: ScheduleArg) -> RouteArgs {
+    RouteArgs {
         topology: topology.to_string(),
         source: None,
         dests: dests.to_string(),
@@ -48,10 +53,10 @@ fn cli_route(topology: &str, dests: &str, algo: Option<&str>, schedule: Schedule
         control: None,
         header: None,
         params: ParamArgs { td: None },
+        optima: false,
         json: true,
         svg: None,
-    })
-    .unwrap()
+    }
 }
 
 /// Fail unless `body` is refused with `status` and a JSON error mentioning `mention`.
@@ -116,6 +121,54 @@ async fn all_compares_every_applicable_algorithm_with_every_option() {
     let reports: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert_eq!(reports.len(), applicable);
     assert!(reports.iter().all(|r| r["schedule"] == "optimal"));
+}
+
+#[tokio::test]
+async fn optima_are_what_route_optima_prints() {
+    let optima_of = |dests: &str| {
+        let mut args = cli_args("mesh:8x8", dests, None, ScheduleArg::Paper);
+        args.optima = true;
+        let printed: Value = serde_json::from_str(&crate::route(&args).unwrap()).unwrap();
+        printed["optima"].clone()
+    };
+    let body = format!(r#"{{"topology": "mesh:8x8", "source": "0,0", "dests": "{EXAMPLE}"}}"#);
+    let (status, kind, text) = call("POST", "/api/optima", &body).await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (StatusCode::OK, "application/json")
+    );
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer, optima_of(EXAMPLE));
+    assert_eq!(answer["schema"], "meshcast.optima/1");
+    let value = |a: &Value, b: &str| {
+        let row = a["optima"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["baseline"] == b);
+        row.unwrap()["value"].clone()
+    };
+    // Example 3.2.1.1: DIAG's 21 links against the OMT's 17, its one-port time 12 optimal.
+    assert_eq!(value(&answer, "omt"), 17);
+    assert_eq!(value(&answer, "opt-time"), 12);
+    // Beyond the subset programs' 16 destinations: refused with the reason, not an error.
+    let many = "1,1 2,2 3,3 4,4 5,5 6,6 7,7 1,2 1,3 1,4 1,5 1,6 1,7 2,1 3,1 4,1 5,1";
+    let body = format!(r#"{{"topology": "mesh:8x8", "dests": "{many}"}}"#);
+    let (status, _, text) = call("POST", "/api/optima", &body).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer, optima_of(many));
+    assert_eq!(value(&answer, "mst"), Value::Null);
+    let omt = &answer["optima"][0];
+    assert!(omt["refused"]
+        .as_str()
+        .unwrap()
+        .contains("at most 16 destinations"));
+    let bad = StatusCode::BAD_REQUEST;
+    let outside = r#"{"topology": "mesh:8x8", "dests": "9,9"}"#;
+    assert_refused("/api/optima", outside, bad, "--dests '9,9'").await;
+    let algo = r#"{"topology": "mesh:8x8", "dests": "1,1", "algo": "vh"}"#;
+    assert_refused("/api/optima", algo, bad, "unknown field `algo`").await;
 }
 
 #[tokio::test]

@@ -46,7 +46,7 @@ pub fn execute(
         tally.merge(&part);
         done.iter_mut().zip(&batch).for_each(|(d, &b)| *d |= b);
         if let Some(s) = state {
-            TallyFile::save(s.path, sweep, shard, &tally, &done)?;
+            TallyFile::save(s.path, sweep, shard, &tally, &done, None)?;
         }
     }
     bar.finish_and_clear();

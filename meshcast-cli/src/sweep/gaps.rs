@@ -3,17 +3,20 @@
 //!
 //! Per baseline, one table of the mean excess (algorithm − optimum) and its 95% CI per K and over
 //! every K, then the worst multicast of each algorithm, written out so `meshcast route` can rebuild
-//! it. Gaps run on whole sweeps only (not sharded or resumed): the exact solvers bound their size.
+//! it. The same statistics are records of `--out` ([`super::results::gap_records`]). A shard
+//! measures its own multicasts and keeps the exact gap tallies in its file for `merge`; a gap
+//! sweep is not resumed (docs/SWEEPS.md says why).
 
 use std::fmt::Write;
 
 use anyhow::{Context, Result};
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, GapTally, Worst};
 use meshcast::experiment::stats::Summary;
-use meshcast::experiment::sweep::Sweep;
+use meshcast::experiment::sweep::{Shard, Sweep};
 
 use super::execute::progress_bar;
 use super::table::bracketed;
+use super::tally_file::samples;
 use crate::text::{table, Align};
 
 /// The baselines of `--baseline LIST` (none without the flag).
@@ -44,21 +47,45 @@ fn gap_sweep(sweep: &Sweep, baselines: &[Baseline]) -> GapSweep {
     }
 }
 
-/// Run the gaps of `sweep` on all cores with a progress bar.
-pub fn measure(gaps: &GapSweep, quiet: bool) -> Result<Vec<GapPoint>> {
-    let bar = progress_bar(gaps.sweep.units(), quiet);
-    let points = gaps.run(&|n| bar.inc(n))?;
+/// Run the gaps of `shard` of `sweep` on all cores with a progress bar.
+pub fn measure(gaps: &GapSweep, shard: Shard, quiet: bool) -> Result<Vec<GapPoint>> {
+    let owed = (0..gaps.sweep.ks.len()).map(|i| samples(&gaps.sweep, shard, i));
+    let bar = progress_bar(owed.sum(), quiet);
+    let points = gaps.run_shard(shard, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     Ok(points)
 }
 
-/// The gap report of `sweep` against `baselines`, or nothing without a baseline.
-pub fn report(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<String> {
+/// The gaps of a sweep (or of a shard of it), measured: its baselines and one point per K.
+#[derive(Clone, Debug)]
+pub struct Gaps {
+    /// The sweep and its baselines.
+    pub sweep: GapSweep,
+    /// Per K, in sweep order.
+    pub points: Vec<GapPoint>,
+}
+
+/// Measure `shard` of `sweep` against `baselines`; nothing without a baseline.
+pub fn run(
+    sweep: &Sweep,
+    baselines: &[Baseline],
+    shard: Shard,
+    quiet: bool,
+) -> Result<Option<Gaps>> {
     if baselines.is_empty() {
-        return Ok(String::new());
+        return Ok(None);
     }
     let gaps = gap_sweep(sweep, baselines);
-    let points = measure(&gaps, quiet)?;
+    let points = measure(&gaps, shard, quiet)?;
+    Ok(Some(Gaps {
+        sweep: gaps,
+        points,
+    }))
+}
+
+/// The gap report of a measured sweep.
+pub fn report(gaps: &Gaps) -> Result<String> {
+    let (sweep, baselines, points) = (&gaps.sweep.sweep, &gaps.sweep.baselines, &gaps.points);
     let mut out = String::from(
         "\ngaps to exact optima: algorithm - optimum on every multicast (mean and 95% CI); \
          % is the total excess over the total optimum; worst: the multicast with the highest \
@@ -69,24 +96,14 @@ pub fn report(sweep: &Sweep, baselines: &[Baseline], quiet: bool) -> Result<Stri
             out,
             "\n{} ({}, {})\n\n",
             baseline.name(),
-            describe(*baseline),
+            baseline.describe(),
             baseline.metric().unit()
         );
-        out += &excess_table(sweep, &points, b);
+        out += &excess_table(sweep, points, b);
         out.push('\n');
-        out += &worst_table(sweep, &points, b)?;
+        out += &worst_table(sweep, points, b)?;
     }
     Ok(out)
-}
-
-/// What a baseline is, in a few words.
-pub fn describe(baseline: Baseline) -> &'static str {
-    match baseline {
-        Baseline::Omt => "least traffic of a shortest-path tree",
-        Baseline::Mst => "least traffic of any tree, the minimal Steiner tree",
-        Baseline::Omp => "shortest one-worm walk through every destination",
-        Baseline::OptTime => "least one-port time of a shortest-path tree",
-    }
 }
 
 /// Every K and the whole sweep together, per algorithm: the tallies of baseline `b`.

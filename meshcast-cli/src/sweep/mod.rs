@@ -24,10 +24,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use meshcast::experiment::gap::Baseline;
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
 use crate::args::{MergeArgs, SweepArgs};
 use execute::StateFile;
+use gaps::Gaps;
 use results::Format;
 use tally_file::{state_path, TallyFile};
 
@@ -43,41 +45,53 @@ pub fn run(args: &SweepArgs) -> Result<String> {
                 .out
                 .as_deref()
                 .context("--shard needs --out FILE.json")?;
-            run_shard(args, &sweep, shard, out)
+            run_shard(args, &sweep, &baselines, shard, out)
         }
-        None => Ok(run_whole(args, &sweep)? + &gaps::report(&sweep, &baselines, args.quiet)?),
+        None => run_whole(args, &sweep, &baselines),
     }
 }
 
-/// The whole sweep: the report on standard output, `--out` and `--plot` files.
-fn run_whole(args: &SweepArgs, sweep: &Sweep) -> Result<String> {
+/// The whole sweep, and its gaps to `baselines`: the report on standard output, `--out` and
+/// `--plot` files. Without baselines, its progress is kept beside `--out` for `--resume`.
+fn run_whole(args: &SweepArgs, sweep: &Sweep, baselines: &[Baseline]) -> Result<String> {
     let outputs = Outputs::check(args.out.as_deref(), args.plot.as_deref())?;
-    let state = args.out.as_deref().map(state_path);
+    // A gap sweep is not resumed, so it keeps no state file to resume from.
+    let state = (args.out.as_deref())
+        .filter(|_| baselines.is_empty())
+        .map(state_path);
     let state_file = state.as_deref().map(|path| StateFile {
         path,
         resume: args.resume,
     });
     let tally = execute::execute(sweep, Shard::WHOLE, state_file.as_ref(), args.quiet)?;
-    let text = outputs.write(sweep, &tally)?;
+    let gaps = gaps::run(sweep, baselines, Shard::WHOLE, args.quiet)?;
+    let text = outputs.write(sweep, &tally, gaps.as_ref())?;
     remove_state(state.as_deref())?;
     Ok(text)
 }
 
-/// One shard: its tallies to the shard file, a line on standard output.
-fn run_shard(args: &SweepArgs, sweep: &Sweep, shard: Shard, out: &Path) -> Result<String> {
+/// One shard: its tallies (and gap tallies) to the shard file, a line on standard output.
+fn run_shard(
+    args: &SweepArgs,
+    sweep: &Sweep,
+    baselines: &[Baseline],
+    shard: Shard,
+    out: &Path,
+) -> Result<String> {
     if results::extension(out) != "json" {
         bail!("--out '{}': a shard is written to FILE.json", out.display());
     }
     check_directory(out)?;
-    let state = state_path(out);
-    let state_file = StateFile {
-        path: &state,
+    let state = baselines.is_empty().then(|| state_path(out));
+    let state_file = state.as_deref().map(|path| StateFile {
+        path,
         resume: args.resume,
-    };
-    let tally = execute::execute(sweep, shard, Some(&state_file), args.quiet)?;
+    });
+    let tally = execute::execute(sweep, shard, state_file.as_ref(), args.quiet)?;
+    let gaps = gaps::run(sweep, baselines, shard, args.quiet)?;
     let done = vec![true; sweep.ks.len()];
-    TallyFile::save(out, sweep, shard, &tally, &done)?;
-    remove_state(Some(&state))?;
+    TallyFile::save(out, sweep, shard, &tally, &done, gaps.as_ref())?;
+    remove_state(state.as_deref())?;
     let owed: u64 = (0..sweep.ks.len())
         .map(|i| tally_file::samples(sweep, shard, i))
         .sum();
@@ -105,7 +119,16 @@ pub fn merge(args: &MergeArgs) -> Result<String> {
     for (_, f) in &files {
         tally.merge(&f.tally);
     }
-    outputs.write(sweep, &tally)
+    // Every file has the same baselines (checked): the first's gaps plus the others'.
+    let mut gaps = files[0].1.gaps.clone();
+    for (_, f) in &files[1..] {
+        if let (Some(total), Some(more)) = (&mut gaps, &f.gaps) {
+            for (p, q) in total.points.iter_mut().zip(&more.points) {
+                p.merge(q);
+            }
+        }
+    }
+    outputs.write(sweep, &tally, gaps.as_ref())
 }
 
 /// Every file of the same sweep, complete, and each shard index `0..N` exactly once.
@@ -113,7 +136,12 @@ fn check_shards(files: &[(&Path, TallyFile)]) -> Result<()> {
     let (first_path, first) = &files[0];
     let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
     for (path, f) in files {
-        if let Some(field) = f.settings.difference(&first.settings) {
+        let baselines = |f: &TallyFile| f.gaps.as_ref().map(|g| g.sweep.baselines.clone());
+        let field = f
+            .settings
+            .difference(&first.settings)
+            .or_else(|| (baselines(f) != baselines(first)).then_some("baselines"));
+        if let Some(field) = field {
             bail!(
                 "'{}' and '{}' are shards of different sweeps: {field} differs",
                 first_path.display(),
@@ -179,15 +207,19 @@ impl Outputs {
         })
     }
 
-    /// Write the files and return the report.
-    fn write(&self, sweep: &Sweep, tally: &SweepTally) -> Result<String> {
+    /// Write the files and return the report; the gaps, if measured, follow the sweep's own
+    /// records and tables.
+    fn write(&self, sweep: &Sweep, tally: &SweepTally, gaps: Option<&Gaps>) -> Result<String> {
         if let Some((path, format)) = &self.out {
-            results::write_records(path, *format, &results::records(sweep, tally))?;
+            let mut records = results::records(sweep, tally);
+            records.extend(gaps.map(results::gap_records).unwrap_or_default());
+            results::write_records(path, *format, &records)?;
         }
         if let Some(path) = &self.plot {
             results::write_plot(path, sweep, tally)?;
         }
-        Ok(table::report(sweep, tally))
+        let gap_report = gaps.map(gaps::report).transpose()?.unwrap_or_default();
+        Ok(table::report(sweep, tally) + &gap_report)
     }
 }
 

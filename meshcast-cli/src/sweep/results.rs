@@ -3,7 +3,8 @@
 //!
 //! One [`Record`] per algorithm (or pair of algorithms), K (or the overall "mean") and metric it
 //! is measured by (wormhole latency: path- and unicast-based algorithms, steps: unicast-based
-//! ones, under `--model wormhole`).
+//! ones, under `--model wormhole`); with `--baseline`, also one per baseline (the optimum) and
+//! per algorithm against it (the excess `algorithm − optimum`, with its worst multicast).
 //! Everything is computed from the exact tallies, so the same sweep gives the same bytes however
 //! it was run: on any number of threads, in shards, or resumed.
 
@@ -16,6 +17,7 @@ use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
 use serde::Serialize;
 
+use super::gaps::{overall as overall_gaps, Gaps};
 use super::settings::placement_name;
 use super::tally_file::{measured, pair_names};
 use crate::output;
@@ -70,7 +72,9 @@ pub struct Record {
     pub seed: u64,
     /// The algorithm, or `a` of the paired difference `a − b`.
     pub algorithm: String,
-    /// `b` of the paired difference `a − b`; empty (null) for an algorithm's own statistics.
+    /// `b` of the paired difference `a − b`: another algorithm, or a baseline (`omt`, `mst`,
+    /// `omp`, `opt-time`) for the excess over the optimum; empty (null) for an algorithm's (or a
+    /// baseline's) own statistics.
     pub versus: Option<String>,
     /// Destination count; empty (null) for the overall "mean" over every K.
     pub k: Option<usize>,
@@ -95,6 +99,52 @@ pub struct Record {
     /// Wormhole latency and steps records: `one`, `all` or a number of ports; empty (null)
     /// otherwise.
     pub port: Option<String>,
+    /// Gap records (`versus` a baseline): the highest excess relative to the optimum, the
+    /// worst multicast's `algorithm − optimum`; empty (null) otherwise.
+    pub worst: Option<i64>,
+    /// Its optimum.
+    pub worst_optimum: Option<i64>,
+    /// Its destination count.
+    pub worst_k: Option<usize>,
+    /// Its run: with the seed, `meshcast sweep` draws the same multicast again.
+    pub worst_run: Option<u32>,
+}
+
+impl Record {
+    /// The record of `s`, the statistics of `metric` for `algorithm` (or `algorithm − versus`) at
+    /// `k` (or over every K), without a wormhole model or a worst case.
+    fn new(
+        sweep: &Sweep,
+        algorithm: &str,
+        versus: Option<&str>,
+        k: Option<usize>,
+        metric: Metric,
+        s: Summary,
+    ) -> Record {
+        Record {
+            topology: sweep.shape.to_string(),
+            placement: placement_name(sweep.placement),
+            schedule: schedule_name(sweep.schedule),
+            seed: sweep.seed,
+            algorithm: algorithm.to_string(),
+            versus: versus.map(str::to_string),
+            k,
+            metric: metric.name(),
+            unit: metric.unit(),
+            n: s.n,
+            mean: s.mean,
+            sd: finite(s.sd),
+            ci_low: finite(s.ci_low),
+            ci_high: finite(s.ci_high),
+            length: None,
+            startup: None,
+            port: None,
+            worst: None,
+            worst_optimum: None,
+            worst_k: None,
+            worst_run: None,
+        }
+    }
 }
 
 /// Every record of the sweep: per K (ascending), then the overall mean; within each, the
@@ -130,23 +180,49 @@ pub fn records(sweep: &Sweep, tally: &SweepTally) -> Vec<Record> {
                 let model = sweep.wormhole.filter(|_| metric == Metric::WormholeLatency);
                 let ports = sweep.wormhole.filter(|_| metric == Metric::Steps).or(model);
                 out.push(Record {
-                    topology: sweep.shape.to_string(),
-                    placement: placement_name(sweep.placement),
-                    schedule: schedule_name(sweep.schedule),
-                    seed: sweep.seed,
-                    algorithm: algorithm.clone(),
-                    versus: versus.clone(),
-                    k,
-                    metric: metric.name(),
-                    unit: metric.unit(),
-                    n: s.n,
-                    mean: s.mean,
-                    sd: finite(s.sd),
-                    ci_low: finite(s.ci_low),
-                    ci_high: finite(s.ci_high),
                     length: model.map(|w| w.length),
                     startup: model.map(|w| w.startup),
                     port: ports.map(|w| w.ports.to_string()),
+                    ..Record::new(sweep, algorithm, versus.as_deref(), k, metric, s)
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The gap records of a measured sweep: per K (ascending), then over every K; within each, per
+/// baseline, the optimum (`algorithm` = the baseline's name), then every algorithm's excess
+/// over it (`versus` = the baseline's name), with its worst multicast.
+pub fn gap_records(gaps: &Gaps) -> Vec<Record> {
+    let sweep = &gaps.sweep.sweep;
+    let baselines = &gaps.sweep.baselines;
+    let per_k = gaps.points.iter().map(|p| {
+        let tallies = (0..baselines.len()).map(|b| (p.optimum[b].summary(), p.gaps[b].clone()));
+        (Some(p.k), tallies.collect::<Vec<_>>())
+    });
+    let overall = (0..baselines.len()).map(|b| overall_gaps(&gaps.points, b));
+    let mut out = Vec::new();
+    for (k, tallies) in per_k.chain([(None, overall.collect())]) {
+        for (baseline, (optimum, excess)) in baselines.iter().zip(&tallies) {
+            let metric = baseline.metric();
+            out.push(Record::new(
+                sweep,
+                baseline.name(),
+                None,
+                k,
+                metric,
+                *optimum,
+            ));
+            for (a, g) in sweep.algorithms.iter().zip(excess) {
+                let s = g.excess.summary();
+                let w = g.worst;
+                out.push(Record {
+                    worst: w.map(|w| w.excess),
+                    worst_optimum: w.map(|w| w.optimum),
+                    worst_k: w.map(|w| w.k),
+                    worst_run: w.map(|w| w.run),
+                    ..Record::new(sweep, a.name, Some(baseline.name()), k, metric, s)
                 });
             }
         }
@@ -343,8 +419,8 @@ mod tests {
         let r = records(&s, &s.run(Shard::WHOLE, &|_| {}).unwrap());
         assert_eq!((r[0].sd, r[0].ci_low), (None, None));
         let csv = String::from_utf8(csv_bytes(&r[..1]).unwrap()).unwrap();
-        assert!(csv.starts_with("topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high,length,startup,port\n"), "{csv}");
-        assert!(csv.contains(",,,\n"), "empty sd and CI: {csv}");
+        assert!(csv.starts_with("topology,placement,schedule,seed,algorithm,versus,k,metric,unit,n,mean,sd,ci_low,ci_high,length,startup,port,worst,worst_optimum,worst_k,worst_run\n"), "{csv}");
+        assert!(csv.contains(",,,,,,,,,,\n"), "empty sd and CI: {csv}");
         let json: serde_json::Value = serde_json::from_slice(&json_bytes(&r).unwrap()).unwrap();
         assert_eq!(json.as_array().unwrap().len(), r.len());
         assert!(json[0]["sd"].is_null());

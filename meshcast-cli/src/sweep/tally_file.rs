@@ -9,15 +9,21 @@
 //! that each K is one of the sweep's, that the metrics are those measured, and that each tally
 //! holds exactly the samples its shard owes. Version 1 files (before wormhole latency) are
 //! refused with a message saying so.
+//!
+//! A shard of a sweep with `--baseline` also holds its exact gap tallies (`gaps`): per K and
+//! baseline, the optima, and every algorithm's excess with its worst instance; a file without
+//! baselines has no `gaps` member and is as before.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
+use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, Worst};
 use meshcast::experiment::stats::Tally;
 use meshcast::experiment::sweep::{Metric, PointTally, Shard, Sweep, SweepTally, Tallies};
 use serde::{Deserialize, Serialize};
 
+use super::gaps::Gaps;
 use super::settings::Settings;
 use crate::output;
 use crate::report::to_json;
@@ -104,6 +110,35 @@ struct FileRecord {
     settings: Settings,
     shard: ShardRecord,
     points: Vec<PointRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gaps: Option<GapsRecord>,
+}
+
+/// The gap tallies of a shard: the baselines (`--baseline` order) and every K.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GapsRecord {
+    baselines: Vec<String>,
+    points: Vec<GapPointRecord>,
+}
+
+/// One K: per baseline, the optima's tally and every algorithm's excess.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GapPointRecord {
+    k: usize,
+    optimum: Vec<TallyRecord>,
+    excess: Vec<Vec<ExcessRecord>>,
+}
+
+/// One algorithm's excess over one baseline at one K, and its worst instance as
+/// `[excess, optimum, k, run]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExcessRecord {
+    algorithm: String,
+    excess: TallyRecord,
+    worst: Option<(i64, i64, usize, u32)>,
 }
 
 /// The contents of a shard or state file, checked.
@@ -119,6 +154,8 @@ pub struct TallyFile {
     pub tally: SweepTally,
     /// Per K (in sweep order): finished.
     pub done: Vec<bool>,
+    /// The gap tallies, for a sweep with `--baseline`.
+    pub gaps: Option<Gaps>,
 }
 
 impl TallyFile {
@@ -127,13 +164,14 @@ impl TallyFile {
         self.done.iter().all(|&d| d)
     }
 
-    /// Write the finished K of `tally` atomically to `path`.
+    /// Write the finished K of `tally`, and the gap tallies if any, atomically to `path`.
     pub fn save(
         path: &Path,
         sweep: &Sweep,
         shard: Shard,
         tally: &SweepTally,
         done: &[bool],
+        gaps: Option<&Gaps>,
     ) -> Result<()> {
         let names: Vec<String> = sweep
             .algorithms
@@ -156,6 +194,7 @@ impl TallyFile {
                 count: shard.count,
             },
             points,
+            gaps: gaps.map(gaps_record),
         };
         output::write_atomically(path, to_json(&file)?.as_bytes())
             .with_context(|| format!("cannot write '{}'", path.display()))
@@ -193,12 +232,17 @@ impl TallyFile {
             check_counts(&tally.points[i], owed, &measured)
                 .with_context(|| format!("K = {}", p.k))?;
         }
+        let gaps = match &record.gaps {
+            Some(g) => Some(gaps_of(g, &sweep, shard).context("gaps")?),
+            None => None,
+        };
         Ok(TallyFile {
             settings: record.settings,
             sweep,
             shard,
             tally,
             done,
+            gaps,
         })
     }
 }
@@ -334,6 +378,105 @@ fn point_tally(
     })
 }
 
+fn gaps_record(gaps: &Gaps) -> GapsRecord {
+    let tally = |t: &Tally| (t.n, t.sum, t.sum_sq);
+    let names = gaps
+        .sweep
+        .sweep
+        .algorithms
+        .iter()
+        .map(|a| a.name.to_string());
+    let names: Vec<String> = names.collect();
+    let points = gaps.points.iter().map(|p| GapPointRecord {
+        k: p.k,
+        optimum: p.optimum.iter().map(tally).collect(),
+        excess: p
+            .gaps
+            .iter()
+            .map(|per_algorithm| {
+                let rows = names.iter().zip(per_algorithm);
+                rows.map(|(name, g)| ExcessRecord {
+                    algorithm: name.clone(),
+                    excess: tally(&g.excess),
+                    worst: g.worst.map(|w| (w.excess, w.optimum, w.k, w.run)),
+                })
+                .collect()
+            })
+            .collect(),
+    });
+    GapsRecord {
+        baselines: gaps
+            .sweep
+            .baselines
+            .iter()
+            .map(|b| b.name().to_string())
+            .collect(),
+        points: points.collect(),
+    }
+}
+
+/// The gap tallies of a record, checked: known baselines, every K of the sweep once, the
+/// sweep's algorithms, and the samples `shard` owes in every tally.
+fn gaps_of(record: &GapsRecord, sweep: &Sweep, shard: Shard) -> Result<Gaps> {
+    let baselines = record
+        .baselines
+        .iter()
+        .map(|b| Baseline::parse(b).map_err(anyhow::Error::from))
+        .collect::<Result<Vec<_>>>()?;
+    let tally = |(n, sum, sum_sq): TallyRecord| Tally { n, sum, sum_sq };
+    let names: Vec<&str> = sweep.algorithms.iter().map(|a| a.name).collect();
+    let ks: Vec<usize> = record.points.iter().map(|p| p.k).collect();
+    if ks != sweep.ks {
+        bail!("K {ks:?} are not the sweep's {:?}", sweep.ks);
+    }
+    let mut points = Vec::new();
+    for (i, p) in record.points.iter().enumerate() {
+        let owed = samples(sweep, shard, i);
+        let mut point = GapPoint::new(p.k, baselines.len(), names.len());
+        if p.optimum.len() != baselines.len() || p.excess.len() != baselines.len() {
+            bail!("K = {}: not one tally per baseline", p.k);
+        }
+        for (b, (optimum, excess)) in p.optimum.iter().zip(&p.excess).enumerate() {
+            point.optimum[b] = tally(*optimum);
+            let listed: Vec<&str> = excess.iter().map(|e| e.algorithm.as_str()).collect();
+            if listed != names {
+                bail!(
+                    "K = {}: algorithms {listed:?} are not the sweep's {names:?}",
+                    p.k
+                );
+            }
+            for (g, e) in point.gaps[b].iter_mut().zip(excess) {
+                g.excess = tally(e.excess);
+                g.worst = e.worst.map(|(excess, optimum, k, run)| Worst {
+                    excess,
+                    optimum,
+                    k,
+                    run,
+                });
+            }
+        }
+        let counts = point
+            .optimum
+            .iter()
+            .chain(point.gaps.iter().flatten().map(|g| &g.excess));
+        if let Some(t) = counts.into_iter().find(|t| t.n != owed) {
+            bail!(
+                "K = {}: a tally holds {} samples where its shard has {owed}",
+                p.k,
+                t.n
+            );
+        }
+        points.push(point);
+    }
+    Ok(Gaps {
+        sweep: GapSweep {
+            sweep: sweep.clone(),
+            baselines,
+        },
+        points,
+    })
+}
+
 /// Every pair `(a, b)` with `a` before `b`, in the order of [`PointTally::pairs`].
 pub fn pair_names(names: &[String]) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
@@ -415,7 +558,7 @@ mod tests {
         tally.points[1].algorithms[0][0].sum_sq = big;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.json");
-        TallyFile::save(&path, &s, shard, &tally, &[false, true]).unwrap();
+        TallyFile::save(&path, &s, shard, &tally, &[false, true], None).unwrap();
         let back = TallyFile::load(&path).unwrap();
         assert_eq!(back.shard, shard);
         assert_eq!(back.done, [false, true]);
@@ -432,7 +575,7 @@ mod tests {
         let tally = s.run(Shard::WHOLE, &|_| {}).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.json");
-        TallyFile::save(&path, &s, shard, &tally, &[true, true]).unwrap();
+        TallyFile::save(&path, &s, shard, &tally, &[true, true], None).unwrap();
         let e = format!("{:#}", TallyFile::load(&path).unwrap_err());
         assert!(e.contains("holds 5 samples where its shard has 3"), "{e}");
     }

@@ -1,7 +1,8 @@
 // End-to-end test of the explorer in real headless Chromium (Debian's /usr/bin/chromium, driven
 // by playwright-core): start `meshcast serve --port 0`, open the page, toggle destinations with
-// the mouse and the keyboard, and check that every number the page shows equals what
-// `meshcast route --json` prints for the same request. Writes target/e2e/explorer.png.
+// the mouse and the keyboard, and check that every number the page shows (the exact optima
+// too) equals what `meshcast route --all --optima --json` prints for the same request. Writes
+// target/e2e/explorer.png.
 //
 // Run from the repository root after `cargo build -p meshcast-cli`:
 //   (cd meshcast-cli/web/e2e && npm ci && npm test)
@@ -22,10 +23,10 @@ const artifacts = resolve(root, "target/e2e");
 const TOPOLOGY = "mesh:8x8";
 
 /** What `meshcast route --json` prints for the page's request (the page's defaults). */
-function cli(dests, extra, topology = TOPOLOGY) {
+function cli(dests, extra, topology = TOPOLOGY, port = "one") {
   const source = topology.split("x").map(() => "0").join(",");
   const args = ["route", "--topology", topology, "--source", source, "--dests", dests,
-    "--schedule", "paper", "--length", "20", "--startup", "0", "--port", "one", "--json", ...extra];
+    "--schedule", "paper", "--length", "20", "--startup", "0", "--port", port, "--json", ...extra];
   return JSON.parse(execFileSync(bin, args, { encoding: "utf8" }));
 }
 
@@ -47,22 +48,37 @@ async function routed(page, dests) {
   await page.waitForFunction((d) => document.body.dataset.routed === d, dests, { timeout: 30000 });
 }
 
-/** The numbers the page shows: the metrics of the algorithm shown and every table row. */
+/** The numbers the page shows: the metrics of the algorithm shown, every table row, and the
+ * optima rows (their filled cells, with the explanation each carries). */
 async function shown(page) {
   return page.evaluate(() => {
     const cell = (id) => document.getElementById(id).textContent;
     const metrics = {
       traffic: cell("m-traffic"), additional: cell("m-additional"), "one-port": cell("m-one-port"),
       "all-port": cell("m-all-port"), optimal: cell("m-optimal"), wormhole: cell("m-wormhole"),
-      steps: cell("m-steps"),
+      steps: cell("m-steps"), contention: cell("m-contention"),
     };
     const rows = {};
     for (const tr of document.querySelectorAll("#comparison tbody tr[data-algo]")) {
       rows[tr.dataset.algo] = Object.fromEntries(
         [...tr.querySelectorAll("td[data-m]")].map((td) => [td.dataset.m, td.textContent]));
     }
-    return { metrics, rows, title: document.getElementById("plan-title").textContent };
+    const optima = {};
+    const why = {};
+    for (const tr of document.querySelectorAll("#optima tr[data-optimum]")) {
+      const filled = [...tr.querySelectorAll("td[data-m]")].filter((td) => td.textContent !== "");
+      optima[tr.dataset.optimum] = Object.fromEntries(filled.map((td) => [td.dataset.m, td.textContent]));
+      why[tr.dataset.optimum] = filled.map((td) => td.title);
+    }
+    return { metrics, rows, optima, why, title: document.getElementById("plan-title").textContent };
   });
+}
+
+/** The optima of `meshcast route --optima --json` as the page's optima rows show them. */
+function expectedOptima(o) {
+  const columns = { traffic: ["traffic"], one_port_time: ["one-port", "optimal"] };
+  return Object.fromEntries(o.optima.map((x) => [x.baseline,
+    Object.fromEntries(columns[x.metric].map((c) => [c, x.value === null ? "–" : String(x.value)]))]));
 }
 
 /** A report's metrics as the page writes them. */
@@ -72,17 +88,22 @@ function expected(m) {
     traffic: s(m.traffic), additional: s(m.additional_traffic), "one-port": s(m.one_port_time),
     "all-port": s(m.all_port_time), optimal: s(m.optimal_one_port_time),
     wormhole: s(m.wormhole_latency), steps: s(m.steps),
+    contention: m.contention ? `${m.contention.stepwise}/${m.contention.depth}` : "–",
   };
 }
 
-/** Every number on the page equals the CLI's for `dests`, the algorithm shown being `algo`. */
-async function assertMatchesCli(page, dests, algo, topology = TOPOLOGY) {
-  const all = cli(dests, ["--all"], topology);
+/** Every number on the page equals the CLI's for `dests`, the algorithm shown being `algo`;
+ * resolves to the CLI's optima. */
+async function assertMatchesCli(page, dests, algo, topology = TOPOLOGY, port = "one") {
+  const { reports: all, optima } = cli(dests, ["--all", "--optima"], topology, port);
+  await page.waitForFunction((d) => document.body.dataset.optima === d, dests, { timeout: 60000 });
   const got = await shown(page);
   assert.deepEqual(Object.keys(got.rows), all.map((r) => r.algorithm), "the table lists every applicable algorithm");
   for (const r of all) assert.deepEqual(got.rows[r.algorithm], expected(r.metrics), `row ${r.algorithm}`);
-  assert.deepEqual(got.metrics, expected(cli(dests, ["--algo", algo], topology).metrics), `metrics of ${algo}`);
+  assert.deepEqual(got.optima, expectedOptima(optima), "the exact optima");
+  assert.deepEqual(got.metrics, expected(cli(dests, ["--algo", algo], topology, port).metrics), `metrics of ${algo}`);
   assert.match(got.title, new RegExp(`^${algo} `));
+  return { optima, why: got.why };
 }
 
 const [server, base] = await serve();
@@ -192,6 +213,31 @@ try {
   await routed(page, "");
   await page.click("#random");
   await routed(page, drawn);
+
+  // Seed 002's d ports: the multiport plan, its steps and contention follow the port count.
+  await page.selectOption("#port", "2");
+  await page.selectOption("#algo", "multiport");
+  await page.fill("#dests", toggled);
+  await page.press("#dests", "Tab");
+  await routed(page, toggled);
+  await assertMatchesCli(page, toggled, "multiport", TOPOLOGY, "2");
+  const two = cli(toggled, ["--algo", "multiport"], TOPOLOGY, "2").metrics;
+  assert.notEqual(two.steps, cli(toggled, ["--algo", "multiport"], TOPOLOGY, "one").metrics.steps);
+  assert.equal((await shown(page)).metrics.steps, String(two.steps));
+
+  // 17 destinations are beyond the subset programs: "–", and the page says why.
+  const many = "1,1 2,2 3,3 4,4 5,5 6,6 7,7 1,2 1,3 1,4 1,5 1,6 1,7 2,1 3,1 4,1 5,1";
+  await page.fill("#dests", many);
+  await page.press("#dests", "Tab");
+  await routed(page, many);
+  const refused = await assertMatchesCli(page, many, "multiport", TOPOLOGY, "2");
+  assert.equal(refused.optima.optima.find((o) => o.baseline === "omt").value, null);
+  assert.match(refused.why.omt[0], /at most 16 destinations/);
+  assert.match(await page.textContent("#optima-note"), /OMT: .*at most 16 destinations/);
+  mkdirSync(artifacts, { recursive: true });
+  await page.locator("#compare").screenshot({ path: resolve(artifacts, "optima-refused.png") });
+  await page.selectOption("#port", "one");
+  await page.selectOption("#algo", "dds");
 
   // Back to the toggled request, two hops before the end of the animation, for the screenshot.
   await page.fill("#dests", toggled);

@@ -7,7 +7,8 @@
 //! minus the optimum, an integer — in an exact [`Tally`], and the worst instance: the highest
 //! excess relative to the optimum, compared exactly as fractions, ties to the larger excess, then
 //! to the smaller `(K, run)`. Tallies and worst cases merge in any order to the same result, so the
-//! gaps do not depend on the thread count.
+//! gaps do not depend on the thread count, and the shards of a sweep ([`GapSweep::run_shard`])
+//! merge to the gaps of the whole.
 //!
 //! The sign carries meaning: an excess below zero is possible only where an algorithm plays a
 //! different game from the optimum — a tree that leaves shortest paths (DIST, MIN) under the OMT,
@@ -41,7 +42,7 @@ use std::cmp::Ordering;
 use rayon::prelude::*;
 
 use super::stats::Tally;
-use super::sweep::{Metric, Sweep};
+use super::sweep::{Metric, Shard, Sweep};
 use crate::algo::Request;
 use crate::error::{Error, InputError};
 use crate::eval::Metrics;
@@ -95,6 +96,16 @@ impl Baseline {
                 value: text,
                 allowed: "omt (also opt-traffic), mst, omp or opt-time",
             })
+    }
+
+    /// What the baseline is, in a few words: `least traffic of a shortest-path tree`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Baseline::Omt => "least traffic of a shortest-path tree",
+            Baseline::Mst => "least traffic of any tree, the minimal Steiner tree",
+            Baseline::Omp => "shortest one-worm walk through every destination",
+            Baseline::OptTime => "least one-port time of a shortest-path tree",
+        }
     }
 
     /// The metric the baseline is an optimum of.
@@ -184,7 +195,8 @@ pub struct GapPoint {
 }
 
 impl GapPoint {
-    fn new(k: usize, baselines: usize, algorithms: usize) -> GapPoint {
+    /// A point of destination count `k` with no instance, for `baselines` × `algorithms`.
+    pub fn new(k: usize, baselines: usize, algorithms: usize) -> GapPoint {
         GapPoint {
             k,
             optimum: vec![Tally::default(); baselines],
@@ -248,6 +260,16 @@ impl GapSweep {
     /// Run every unit on all cores; `done(n)` is called as units finish. One [`GapPoint`] per K,
     /// in sweep order, the same for any thread count.
     pub fn run(&self, done: &(dyn Fn(u64) + Sync)) -> Result<Vec<GapPoint>, Error> {
+        self.run_shard(Shard::WHOLE, done)
+    }
+
+    /// As [`GapSweep::run`], for the units of `shard` only (those [`Sweep::run`] runs for it):
+    /// the points of the shards of a sweep [`GapPoint::merge`] to the points of the whole.
+    pub fn run_shard(
+        &self,
+        shard: Shard,
+        done: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<GapPoint>, Error> {
         self.check()?;
         let sweep = &self.sweep;
         let runs = u64::from(sweep.runs);
@@ -260,6 +282,7 @@ impl GapSweep {
         };
         (0..sweep.units())
             .into_par_iter()
+            .filter(|&u| shard.has(u))
             .try_fold(empty, |mut points, u| {
                 let (point, run) = ((u / runs) as usize, (u % runs) as u32);
                 self.unit(&mut points[point], run)?;
@@ -322,6 +345,39 @@ mod tests {
         }
         assert_eq!(a, b);
         assert_eq!(a.worst, Some(w(1, 5, 4, 2)));
+    }
+
+    #[test]
+    fn shards_merge_to_the_whole_sweep() {
+        let sweep = Sweep {
+            shape: "torus:5x4".parse().unwrap(),
+            placement: super::super::sweep::Placement::Random,
+            algorithms: ["vh", "dds"]
+                .map(|n| crate::algo::find(n).unwrap())
+                .to_vec(),
+            ks: vec![2, 5],
+            runs: 7,
+            seed: 3,
+            schedule: crate::schedule::Schedule::Paper,
+            wormhole: None,
+            params: crate::algo::Params::default(),
+        };
+        let gaps = GapSweep {
+            sweep,
+            baselines: vec![Baseline::Omt, Baseline::OptTime],
+        };
+        let whole = gaps.run(&|_| {}).unwrap();
+        let mut merged = gaps
+            .run_shard(Shard { index: 2, count: 3 }, &|_| {})
+            .unwrap();
+        for index in [1, 0] {
+            let part = gaps.run_shard(Shard { index, count: 3 }, &|_| {}).unwrap();
+            for (m, p) in merged.iter_mut().zip(&part) {
+                m.merge(p);
+            }
+        }
+        assert_eq!(merged, whole);
+        assert_eq!(whole[1].optimum[0].n, 7);
     }
 
     #[test]

@@ -149,7 +149,8 @@ impl Shard {
         Ok(Shard { index: i, count: n })
     }
 
-    fn has(&self, unit: u64) -> bool {
+    /// Whether unit `unit` (K number × runs + run) is one of this shard's.
+    pub fn has(&self, unit: u64) -> bool {
         unit % u64::from(self.count) == u64::from(self.index)
     }
 }

@@ -27,16 +27,27 @@ pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
 /// Theorem 2 on `packets` (at most one per node, no node the destination of more than `c`),
 /// after Lemma 1's reduction into two sets when some packet carries more than `c` destinations.
 pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SimError> {
-    if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
-        return theorem2::route_packets(sim, packets, c);
-    }
-    let [first, second] = reduce(sim, packets, c)?;
-    sim.mark("lemma 1 reduction");
+    let [first, second] = split(sim, packets, c)?;
     theorem2::route_packets(sim, first, c)?;
     if second.is_empty() {
         return Ok(());
     }
     theorem2::route_packets(sim, second, c)
+}
+
+/// The sets to route with degree ≤ `c`: `packets` itself (and an empty second set) when no
+/// packet carries more than `c` destinations, otherwise [`reduce`]'s two sets.
+pub fn split(
+    sim: &mut Sim<'_>,
+    packets: Vec<PacketId>,
+    c: u32,
+) -> Result<[Vec<PacketId>; 2], SimError> {
+    if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
+        return Ok([packets, Vec::new()]);
+    }
+    let sets = reduce(sim, packets, c)?;
+    sim.mark("lemma 1 reduction");
+    Ok(sets)
 }
 
 /// Splits `packets` into chunks of at most `c` destinations placed as Lemma 1 says; returns the

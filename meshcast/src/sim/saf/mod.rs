@@ -10,9 +10,10 @@
 //!
 //! Files: the machine in [`engine`]; message sets and their generators in [`msets`]; the
 //! algorithms [`naive`] (§1), [`theorem2`] (§3, O(c) buffers), [`lemma1`] (§3, d > c),
-//! [`randomized`] (§4, constant buffers) and [`unknown`] (§6, guessing c); the prefix-computation
-//! schedule in [`prefix`]; measurements and exponent fits in [`report`]. §5 is not implemented. Nothing here
-//! does I/O: `meshcast msets` formats what [`report`] measures.
+//! [`randomized`] (§4, constant buffers), [`deterministic`] (§5, constant buffers, an expander)
+//! and [`unknown`] (§6, guessing c); the prefix-computation schedule in [`prefix`]; measurements
+//! and exponent fits in [`report`]. Nothing here does I/O: `meshcast msets` formats what
+//! [`report`] measures.
 //!
 //! ```
 //! use meshcast::sim::saf::{msets, naive, Capacity};
@@ -22,6 +23,7 @@
 //! assert!(run.steps >= 1);
 //! ```
 
+pub mod deterministic;
 pub mod engine;
 pub mod lemma1;
 pub mod msets;
@@ -111,4 +113,29 @@ pub enum SimError {
     /// Packets left in buffers when the algorithm declared itself finished.
     #[error("{0} packets were left in buffers at the end")]
     Leftover(u64),
+    /// A phase of a phased algorithm (seed 004 §5) delivered nothing new, so repeating it would
+    /// never finish: its expansion assumption failed on this instance.
+    #[error(
+        "{algorithm}: phase {phase} reached no new destination ({open} packets still have \
+         unvisited destinations); the paper's expansion assumption fails on this instance"
+    )]
+    NoProgress {
+        /// The algorithm.
+        algorithm: &'static str,
+        /// The phase (1-based) that made no progress.
+        phase: u32,
+        /// Packets still open.
+        open: usize,
+    },
+}
+
+impl SimError {
+    /// Bad input: setting `name` has `value`, and `allowed` says what it may be.
+    pub(crate) fn setting(name: &'static str, value: u32, allowed: &'static str) -> SimError {
+        SimError::Input(crate::error::InputError::Setting {
+            name,
+            value: value.to_string(),
+            allowed,
+        })
+    }
 }

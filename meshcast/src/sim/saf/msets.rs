@@ -157,6 +157,12 @@ impl MessageSet {
 pub fn quad_key(side: u32, t: u32) -> u64 {
     let (x, y) = (t % side, t / side);
     let levels = side.trailing_zeros();
+    if side.is_power_of_two() {
+        // The same digits without divisions: bit k of x and y at quadtree level levels − 1 − k.
+        return (0..levels).rev().fold(0u64, |key, k| {
+            key * 4 + u64::from((x >> k) & 1) + 2 * u64::from((y >> k) & 1)
+        });
+    }
     let mut key = 0u64;
     let mut s = side;
     for _ in 0..levels {

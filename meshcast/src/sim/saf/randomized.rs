@@ -30,14 +30,17 @@
 //! proof fixes r ≥ 150, which only tightens its probability bound; buffers grow with r); ranks are
 //! prefix computations charged by their schedule ([`super::prefix`]), every packet and copy
 //! movement is simulated.
+//!
+//! The tile-visiting machinery (`Router::pass`: t-migration, block circulation, tile shifts) and
+//! the segmented broadcast are shared with §5 ([`super::deterministic`]).
 
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
+use super::theorem2::partition;
 use super::{lemma1, prefix, SimError};
-use crate::error::InputError;
 use crate::experiment::workload::seeded;
 
 /// The parameters of the randomized algorithm.
@@ -62,55 +65,47 @@ pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result
     check(side, params)?;
     let mut sim = Sim::new(set, capacity);
     let packets = sim.inject_all()?;
-    let sets = if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
-        [packets, Vec::new()]
-    } else {
-        let reduced = lemma1::reduce(&mut sim, packets, c)?;
-        sim.mark("lemma 1 reduction");
-        reduced
-    };
+    let sets = lemma1::split(&mut sim, packets, c)?;
     let mut rng = seeded(params.seed);
     let mut visited = vec![false; set.deliveries()];
     let everywhere = u64::from(c) * 16 > u64::from(side) * u64::from(side);
     for masters in sets {
-        let mut router = Router::new(&mut sim, &mut visited, params.r);
+        let mut router = Router::new(&mut sim, &mut visited, &|_, s| s as usize);
         if everywhere {
             router.tour(&masters)?;
         } else if !masters.is_empty() {
-            router.run(masters, c, &mut rng)?;
+            router.run(masters, c, params.r, &mut rng)?;
         }
     }
     sim.finish()
 }
 
 fn check(side: u32, params: Randomized) -> Result<(), SimError> {
-    let bad = |name, value: String, allowed| {
-        Err(SimError::Input(InputError::Setting {
-            name,
-            value,
-            allowed,
-        }))
-    };
     if !side.is_power_of_two() {
-        return bad("side", side.to_string(), "a power of two for randomized");
+        return Err(SimError::setting(
+            "side",
+            side,
+            "a power of two for randomized",
+        ));
     }
     if params.r == 0 {
-        return bad("r", "0".to_string(), "at least 1");
+        return Err(SimError::setting("r", 0, "at least 1"));
     }
     Ok(())
 }
 
 /// The tessellation of one phase: a g × g grid of tiles of side `tile`, blocks of side `beta`.
 #[derive(Clone, Copy, Debug)]
-struct Tiling {
-    side: u32,
+pub(super) struct Tiling {
+    pub(super) side: u32,
     g: u32,
-    tile: u32,
+    pub(super) tile: u32,
     beta: u32,
 }
 
 impl Tiling {
-    fn new(side: u32, ci: u32) -> Tiling {
+    /// The tessellation into at least `ci` tiles (the 4^⌈log₄ cᵢ⌉ quadtree cells).
+    pub(super) fn new(side: u32, ci: u32) -> Tiling {
         let mut g = 1;
         while g * g < ci {
             g *= 2;
@@ -128,7 +123,7 @@ impl Tiling {
         }
     }
 
-    fn tiles(self) -> u32 {
+    pub(super) fn tiles(self) -> u32 {
         self.g * self.g
     }
 
@@ -139,14 +134,24 @@ impl Tiling {
     }
 
     /// The node at local position (lx, ly) of tile `t`.
-    fn node(self, t: u32, lx: u32, ly: u32) -> u32 {
+    pub(super) fn node(self, t: u32, lx: u32, ly: u32) -> u32 {
         let (tx, ty) = (t % self.g * self.tile, t / self.g * self.tile);
         (ty + ly) * self.side + tx + lx
     }
 
     /// The quadtree prefix of `node` at block level: blocks are contiguous in quadtree order.
     fn block_key(self, node: u32) -> u64 {
-        let finer = (self.side / self.beta).trailing_zeros() as u64;
+        self.prefix(node, self.side / self.beta)
+    }
+
+    /// The quadtree prefix of `node` at tile level: tiles are contiguous in quadtree order.
+    fn tile_key(self, node: u32) -> u64 {
+        self.prefix(node, self.g)
+    }
+
+    /// The quadtree prefix of `node` in a tessellation `cells` cells wide (a power of two).
+    fn prefix(self, node: u32, cells: u32) -> u64 {
+        let finer = u64::from(cells.trailing_zeros());
         let all = u64::from(self.side.trailing_zeros());
         quad_key(self.side, node) >> (2 * (all - finer))
     }
@@ -173,10 +178,30 @@ fn snake(s: u32, q: u32) -> (u32, u32) {
     (if y % 2 == 0 { i } else { s - 1 - i }, y)
 }
 
-struct Router<'s, 'a> {
+/// What a tile visit does: `substeps` times, `instances` t-migration instances, then the
+/// circulation of their copies; `labels` name the three parts of the visit in the phase list
+/// (migrate, circulate, shift).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Visit {
+    pub(super) substeps: u32,
+    pub(super) instances: u32,
+    /// Whether each substep ends by marking the visited destinations in the masters' headers
+    /// by a prefix computation over the tile (§5's Substep 4.(a).iii); §4's masters learn them
+    /// from their own selections.
+    pub(super) marking: bool,
+    pub(super) labels: [&'static str; 3],
+}
+
+/// The mark of destination slot `s` in the header of packet `p`: an index into the router's
+/// `visited` flags. The masters of §4 share one flag per slot; the replicas of §5 carry their
+/// own.
+pub(super) type MarkIndex<'s> = &'s dyn Fn(PacketId, u32) -> usize;
+
+/// The tile-visiting machinery of §4, also used by §5: t-migration, block circulation, shifts.
+pub(super) struct Router<'s, 'a> {
     sim: &'s mut Sim<'a>,
     visited: &'s mut [bool],
-    r: u32,
+    mark: MarkIndex<'s>,
 }
 
 /// One selection of a t-migration instance: the node of the block its copy goes to and the
@@ -189,16 +214,27 @@ struct Selection {
 }
 
 impl<'s, 'a> Router<'s, 'a> {
-    fn new(sim: &'s mut Sim<'a>, visited: &'s mut [bool], r: u32) -> Router<'s, 'a> {
-        Router { sim, visited, r }
+    pub(super) fn new(
+        sim: &'s mut Sim<'a>,
+        visited: &'s mut [bool],
+        mark: MarkIndex<'s>,
+    ) -> Router<'s, 'a> {
+        Router { sim, visited, mark }
     }
 
     fn run(
         &mut self,
         mut masters: Vec<PacketId>,
         c: u32,
+        r: u32,
         rng: &mut ChaCha8Rng,
     ) -> Result<(), SimError> {
+        let visit = Visit {
+            substeps: 1,
+            instances: r,
+            marking: false,
+            labels: ["2a migrate", "2b circulate", "2c shift"],
+        };
         let side = self.sim.set().side();
         let n = u64::from(side) * u64::from(side);
         let log_n = u64::from(n.ilog2());
@@ -213,7 +249,7 @@ impl<'s, 'a> Router<'s, 'a> {
             masters = self.form_groups(masters, tiling, rng)?;
             self.sim.mark("1 groups to tiles");
             loop {
-                self.pass(&masters, tiling)?;
+                self.pass(&masters, tiling, visit)?;
                 masters = self.drop_finished(masters);
                 if phase < k || masters.is_empty() {
                     break;
@@ -259,7 +295,7 @@ impl<'s, 'a> Router<'s, 'a> {
     fn drop_finished(&mut self, masters: Vec<PacketId>) -> Vec<PacketId> {
         let mut alive = Vec::with_capacity(masters.len());
         for p in masters {
-            if self.sim.slots(p).any(|s| !self.visited[s as usize]) {
+            if self.sim.slots(p).any(|s| !self.visited[(self.mark)(p, s)]) {
                 alive.push(p);
             } else {
                 self.sim.discard(p);
@@ -315,8 +351,15 @@ impl<'s, 'a> Router<'s, 'a> {
         Ok(masters)
     }
 
-    /// Step 2: every group visits every tile once.
-    fn pass(&mut self, masters: &[PacketId], tiling: Tiling) -> Result<(), SimError> {
+    /// Step 2 (§4) or Step 4 (§5): every group visits every tile once; per visit, `visit`'s
+    /// substeps of migrations and circulation, then the shift to the next tile of the cycle.
+    pub(super) fn pass(
+        &mut self,
+        masters: &[PacketId],
+        tiling: Tiling,
+        visit: Visit,
+    ) -> Result<(), SimError> {
+        let [migrate, circulate, shift] = visit.labels;
         let tile_cycle = grid_cycle(tiling.g);
         let mut next_tile = vec![0u32; tiling.tiles() as usize];
         for (i, &(x, y)) in tile_cycle.iter().enumerate() {
@@ -324,15 +367,20 @@ impl<'s, 'a> Router<'s, 'a> {
             next_tile[(y * tiling.g + x) as usize] = ny * tiling.g + nx;
         }
         for _ in 0..tiling.tiles() {
-            let mut copies = Vec::new();
-            for _ in 0..self.r {
-                copies.extend(self.migrate(masters, tiling)?);
-            }
-            self.sim.mark("2a migrate");
-            self.circulate(&copies, tiling)?;
-            self.sim.mark("2b circulate");
-            for &p in &copies {
-                self.sim.discard(p);
+            for _ in 0..visit.substeps {
+                let mut copies = Vec::new();
+                for _ in 0..visit.instances {
+                    copies.extend(self.migrate(masters, tiling)?);
+                }
+                self.sim.mark(migrate);
+                self.circulate(&copies, tiling)?;
+                for &p in &copies {
+                    self.sim.discard(p);
+                }
+                if visit.marking {
+                    prefix::charge(self.sim, tiling.tile, u64::from(tiling.tiles()), 1)?;
+                }
+                self.sim.mark(circulate);
             }
             if tiling.tiles() > 1 {
                 let moves: Vec<(PacketId, u32)> = masters
@@ -349,7 +397,7 @@ impl<'s, 'a> Router<'s, 'a> {
                     .collect();
                 self.sim.route(&moves, &[], Arrival::Hold)?;
             }
-            self.sim.mark("2c shift");
+            self.sim.mark(shift);
         }
         Ok(())
     }
@@ -390,32 +438,13 @@ impl<'s, 'a> Router<'s, 'a> {
             .map(|(&c, &(_, t, o))| (c, snake_node(t, o)))
             .collect();
         self.sim.route(&moves, &[], Arrival::Hold)?;
-        // Segmented broadcast: the last copy of every unfinished segment copies itself onwards.
-        let mut segments: Vec<Vec<PacketId>> = firsts.iter().map(|&c| vec![c]).collect();
-        let longest = starts
+        let lengths: Vec<u32> = starts
             .iter()
-            .map(|&(j, _, _)| selections[j].1.len())
-            .max()
-            .unwrap_or(0);
-        for k in 1..longest {
-            let open: Vec<usize> = (0..segments.len())
-                .filter(|&i| selections[starts[i].0].1.len() > k)
-                .collect();
-            let jobs: Vec<(PacketId, u32)> = open
-                .iter()
-                .map(|&i| (*segments[i].last().unwrap(), 1))
-                .collect();
-            let made = self.sim.replicate(&jobs)?;
-            let moves: Vec<(PacketId, u32)> = open
-                .iter()
-                .zip(&made)
-                .map(|(&i, &c)| (c, snake_node(starts[i].1, starts[i].2 + k as u32)))
-                .collect();
-            self.sim.route(&moves, &[], Arrival::Hold)?;
-            for (&i, &c) in open.iter().zip(&made) {
-                segments[i].push(c);
-            }
-        }
+            .map(|&(j, _, _)| selections[j].1.len() as u32)
+            .collect();
+        let segments = segmented_broadcast(self.sim, &firsts, &lengths, |i, k| {
+            snake_node(starts[i].1, starts[i].2 + k)
+        })?;
         let mut moves = Vec::new();
         let mut out = Vec::new();
         for (i, segment) in segments.iter().enumerate() {
@@ -442,15 +471,19 @@ impl<'s, 'a> Router<'s, 'a> {
         order.sort_by_key(|&p| self.sim.at(p));
         let mut out = Vec::with_capacity(order.len());
         for p in order {
-            let tile = tiling.tile_of(self.sim.at(p));
-            let mut chosen = Vec::new();
+            // The destinations in the master's tile: one run of its quadtree-ordered slots.
+            let here = tiling.tile_key(self.sim.at(p));
             let range = self.sim.slots(p);
-            let mut s = range.start;
-            while s < range.end {
+            let key_of = |s: u32| tiling.tile_key(set.dest(s));
+            let start = range.start + partition(range.start, range.end, |s| key_of(s) < here);
+            let end = range.start + partition(range.start, range.end, |s| key_of(s) <= here);
+            let mut chosen = Vec::new();
+            let mut s = start;
+            while s < end {
                 let dest = set.dest(s);
                 let key = tiling.block_key(dest);
                 let mut e = s + 1;
-                while e < range.end && tiling.block_key(set.dest(e)) == key {
+                while e < end && tiling.block_key(set.dest(e)) == key {
                     e += 1;
                 }
                 let (bx, by) = (
@@ -458,14 +491,13 @@ impl<'s, 'a> Router<'s, 'a> {
                     dest / tiling.side / tiling.beta,
                 );
                 let block = (by * blocks_per_row + bx) as usize;
-                if tiling.tile_of(dest) == tile
-                    && !self.visited[s as usize]
-                    && taken[block] < per_block
-                {
+                if !self.visited[(self.mark)(p, s)] && taken[block] < per_block {
                     let (cx, cy) = cycle[taken[block] as usize];
                     taken[block] += 1;
                     let block_node = (by * tiling.beta + cy) * tiling.side + bx * tiling.beta + cx;
-                    self.visited[s as usize..e as usize].fill(true);
+                    for slot in s..e {
+                        self.visited[(self.mark)(p, slot)] = true;
+                    }
                     chosen.push(Selection {
                         block_node,
                         lo: s,
@@ -510,4 +542,36 @@ impl<'s, 'a> Router<'s, 'a> {
         }
         Ok(())
     }
+}
+
+/// A segmented broadcast (seed 004 Proposition 3's Substep 2.(c)): segment `i` starts with
+/// `heads[i]` at `node(i, 0)` and is `lengths[i]` long; step after step, the last packet of every
+/// unfinished segment copies itself (one step) and the copy moves to the segment's next node
+/// `node(i, k)` (routed). Returns every segment's packets, head first.
+pub(super) fn segmented_broadcast(
+    sim: &mut Sim<'_>,
+    heads: &[PacketId],
+    lengths: &[u32],
+    node: impl Fn(usize, u32) -> u32,
+) -> Result<Vec<Vec<PacketId>>, SimError> {
+    let mut segments: Vec<Vec<PacketId>> = heads.iter().map(|&c| vec![c]).collect();
+    let longest = lengths.iter().copied().max().unwrap_or(0);
+    for k in 1..longest {
+        let open: Vec<usize> = (0..segments.len()).filter(|&i| lengths[i] > k).collect();
+        let jobs: Vec<(PacketId, u32)> = open
+            .iter()
+            .map(|&i| (*segments[i].last().expect("a segment has its head"), 1))
+            .collect();
+        let made = sim.replicate(&jobs)?;
+        let moves: Vec<(PacketId, u32)> = open
+            .iter()
+            .zip(&made)
+            .map(|(&i, &c)| (c, node(i, k)))
+            .collect();
+        sim.route(&moves, &[], Arrival::Hold)?;
+        for (&i, &c) in open.iter().zip(&made) {
+            segments[i].push(c);
+        }
+    }
+    Ok(segments)
 }

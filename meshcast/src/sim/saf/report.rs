@@ -10,6 +10,7 @@
 //! assert!((slope - 1.0).abs() < 1e-12);
 //! ```
 
+use super::deterministic::{self, Deterministic};
 use super::engine::{Capacity, Run};
 use super::msets::{self, MessageSet};
 use super::randomized::{self, Randomized};
@@ -24,6 +25,8 @@ pub struct Options {
     pub capacity: Capacity,
     /// r and the group seed of the randomized algorithm.
     pub randomized: Randomized,
+    /// r, α and the expander seed of the deterministic algorithm.
+    pub deterministic: Deterministic,
     /// The abort thresholds of guess-c.
     pub guessing: Guessing,
 }
@@ -38,6 +41,9 @@ pub enum Algorithm {
     Theorem2,
     /// The randomized constant-buffer algorithm of §4 ([`randomized`]), after Lemma 1 when d > c.
     Randomized,
+    /// The deterministic constant-buffer algorithm of §5 with its random-permutation expander
+    /// ([`deterministic`]), after Lemma 1 when d > c.
+    Deterministic,
     /// Theorem 2 without knowing c: guesses from the average congestion, doubled on abort
     /// ([`unknown`], §6). Its buffer bound is that of the guess.
     GuessC,
@@ -45,10 +51,11 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order tables list them.
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Naive,
         Algorithm::Theorem2,
         Algorithm::Randomized,
+        Algorithm::Deterministic,
         Algorithm::GuessC,
     ];
 
@@ -58,6 +65,7 @@ impl Algorithm {
             Algorithm::Naive => "naive",
             Algorithm::Theorem2 => "theorem2",
             Algorithm::Randomized => "randomized",
+            Algorithm::Deterministic => "deterministic",
             Algorithm::GuessC => "guess-c",
         }
     }
@@ -69,7 +77,7 @@ impl Algorithm {
             .find(|a| a.name() == name)
             .ok_or_else(|| InputError::UnknownAlgorithm {
                 name: name.to_string(),
-                known: "naive, theorem2, randomized, guess-c".to_string(),
+                known: "naive, theorem2, randomized, deterministic, guess-c".to_string(),
             })
     }
 
@@ -80,6 +88,7 @@ impl Algorithm {
             Algorithm::Naive => naive::route(set, capacity),
             Algorithm::Theorem2 => lemma1::route(set, capacity),
             Algorithm::Randomized => randomized::route(set, options.randomized, capacity),
+            Algorithm::Deterministic => deterministic::route(set, options.deterministic, capacity),
             Algorithm::GuessC => Ok(unknown::route(set, options.guessing)?.0),
         }
     }
@@ -124,6 +133,9 @@ pub struct Row {
     pub messages_delivered_expected: u64,
     /// Deliveries made (always equal: [`super::Sim::finish`] checks every one).
     pub deliveries: u64,
+    /// Further copies that reached a destination already holding the message and were dropped
+    /// there (only §5's replicas do this; 0 for every other algorithm).
+    pub duplicates: u64,
     /// Steps.
     pub steps: u64,
     /// steps / √(cn), constant for an optimal algorithm.
@@ -171,6 +183,7 @@ pub fn measure(
         c,
         messages_delivered_expected: set.deliveries() as u64,
         deliveries: run.deliveries,
+        duplicates: run.duplicates,
         steps: run.steps,
         per_sqrt_cn: run.steps as f64 / ((u64::from(c) * n) as f64).sqrt(),
         per_sqrt_n: run.steps as f64 / (n as f64).sqrt(),

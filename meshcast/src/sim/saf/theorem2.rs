@@ -132,7 +132,7 @@ fn strip(sim: &mut Sim<'_>, held: Vec<PacketId>, levels: u32) -> Vec<PacketId> {
 }
 
 /// The number of slots in `lo..hi` satisfying `pred`, which holds on a prefix of the range.
-fn partition(lo: u32, hi: u32, pred: impl Fn(u32) -> bool) -> u32 {
+pub(super) fn partition(lo: u32, hi: u32, pred: impl Fn(u32) -> bool) -> u32 {
     let (mut a, mut b) = (lo, hi);
     while a < b {
         let m = a + (b - a) / 2;
