@@ -31,8 +31,8 @@ means: seed 000 Tables 1-6 (100 runs per point), seed 001 §4.2 (trees, store-an
 flit-level simulations: seed 003 Table 1 and Figs. 8-9, seed 002 Figs. 6-8.
 
 Examples:
-  # everything, 16-18 minutes on two shared cores (release build): 4-6 for the Monte-Carlo tables,
-  # 12 for the flit-level simulations
+  # everything, 7-9 minutes on two cores (release build): 4-6 for the Monte-Carlo tables,
+  # 2-3 for the flit-level simulations
   meshcast reproduce
 
   # only the Monte-Carlo tables, or only the simulations, into the page
@@ -412,7 +412,7 @@ pub struct ReproduceArgs {
     pub seed: u64,
     /// Run only these comma-separated sections: worked, malani, wang, wang-paths, seed002,
     /// seed003 (the Monte-Carlo tables, 4-6 minutes) and flit-seed003-table1,
-    /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, about 12).
+    /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, 2-3 minutes).
     #[arg(long, value_name = "NAMES")]
     pub only: Option<String>,
     /// Rewrite the generated tables of this Markdown file in place (between its

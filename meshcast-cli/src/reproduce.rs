@@ -11,7 +11,7 @@
 //! * `seed003`: seed 003 Figs. 6–7, average additional traffic of DP, MP, CP and QG on the 8×8×8
 //!   and 10×10×10 meshes, 1000 runs per point ([`seed003`]);
 //! * `flit-seed003-table1`, `flit-seed003-figures`, `flit-seed002-figures`: the flit-level
-//!   simulations of seed 003 Table 1 and Figs. 8–9 and seed 002 Figs. 6–8 ([`flit`]; about 12
+//!   simulations of seed 003 Table 1 and Figs. 8–9 and seed 002 Figs. 6–8 ([`flit`]; 2–3
 //!   minutes of the full run on two cores, so `--only` can leave them out).
 //!
 //! The library holds the published numbers only. With `--write FILE` each section replaces the
