@@ -387,7 +387,7 @@ pub fn algo_params(td: f64, ports: Ports) -> Params {
 }
 
 /// `--port`: `one`, `all` or `d ≥ 1`, as the library parses it.
-fn parse_ports(s: &str) -> Result<Ports, String> {
+pub fn parse_ports(s: &str) -> Result<Ports, String> {
     s.parse().map_err(|e: meshcast::InputError| e.to_string())
 }
 

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use meshcast::algo::{self, AlgoInfo, Params};
+use meshcast::algo::{self, AlgoInfo};
+use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
     point_seed, simulate_all, Destinations, Measure, Report, Saturation, Setup, Traffic,
 };
@@ -17,6 +18,7 @@ use meshcast::sim::wormhole::Router;
 use meshcast::topology::Shape;
 use serde::Serialize;
 
+use crate::args::ParamArgs;
 use crate::output;
 use crate::plot::{write_plot, Curve, Panel};
 use crate::text::{table, Align};
@@ -29,7 +31,7 @@ whose network saturated says so instead of giving a mean. Model and settings: do
 
 Examples:
   # seed 003 Fig. 8: 8x8x8 mesh, 64 flits, 10% multicasts to 10 destinations, four algorithms
-  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:8 --multicast 0.1 --dests 10 --ports 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
+  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:8 --multicast 0.1 --dests 10 --port 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
 
   # unicast uniform traffic on a 8x8 mesh (no algorithm), 4 virtual channels of 8 flits
   meshcast simulate --topology mesh:8x8 --load 0.01:0.06:6 --length 8 --startup 0 --vcs 4 --buffer 8";
@@ -75,12 +77,14 @@ pub struct SimulateArgs {
     /// Router pipeline depth, cycles per hop (1 = the seeds' model).
     #[arg(long, default_value_t = 1)]
     pub pipeline: u32,
-    /// Injection and ejection channels per node (seed 002: 1 or 2; seed 003: 4).
-    #[arg(long, default_value_t = 1)]
-    pub ports: u32,
-    /// Ports the multiport algorithm plans for (seed 002's d); usually equal to --ports.
-    #[arg(long, default_value_t = 2, value_name = "D")]
-    pub algo_ports: u32,
+    /// Injection and ejection channels per node, as `route --port` spells them: `one`, a number
+    /// `d` (seed 002's d-port architecture: 1 or 2; seed 003: 4) or `all` (one per link of the
+    /// node, 2n in n dimensions). The multiport algorithm plans for the same d (all: the
+    /// paper's 2) [default: one].
+    #[arg(long, value_name = "PORTS", value_parser = crate::args::parse_ports)]
+    pub port: Option<Ports>,
+    #[command(flatten)]
+    pub params: ParamArgs,
     /// Cycles simulated before measuring.
     #[arg(long, default_value_t = 10_000)]
     pub warmup: u64,
@@ -215,11 +219,13 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
             .map(|h| hot_spot(&shape, h))
             .transpose()?,
     };
+    let ports = args.port.unwrap_or(Ports::One);
+    let params = args.params.params(ports).check().context("--td")?;
     let router = Router {
         vcs: args.vcs,
         buffer: args.buffer,
         pipeline: args.pipeline,
-        ports: args.ports,
+        ports: ports.count().unwrap_or(2 * shape.rank() as u32),
         startup: args.startup,
         length: args.length,
     };
@@ -245,10 +251,7 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
             measure,
             algorithm,
             preparation: args.prep,
-            params: Params {
-                ports: args.algo_ports,
-                ..Params::default()
-            },
+            params,
             seed: point_seed(args.seed, i as u64),
         })
         .collect();

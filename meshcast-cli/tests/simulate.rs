@@ -29,7 +29,7 @@ const SWEEP: &[&str] = &[
     "8",
     "--startup",
     "5",
-    "--ports",
+    "--port",
     "2",
     "--warmup",
     "500",
@@ -85,10 +85,15 @@ fn a_sweep_writes_json_csv_and_a_plot_and_does_not_depend_on_threads() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
+    let small = ["simulate", "--topology", "mesh:4x4", "--load", "0.01"];
     for (args, says) in [
         (
             &["simulate", "--topology", "mesh:4x4", "--load", "0:1"][..],
             "--load '0:1'",
+        ),
+        (
+            &[&small[..], &["--algos", "qg", "--td", "2"]].concat(),
+            "--td: td = 2 is not allowed",
         ),
         (
             &[
