@@ -1,17 +1,10 @@
 //! `meshcast simulate`, run as a user runs it: a load sweep as JSON, CSV and plot files, the
 //! same numbers for the same seed whatever the thread count, and one-line errors.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::meshcast;
 use serde_json::Value;
-
-fn meshcast(args: &[&str], threads: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_meshcast"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", threads)
-        .output()
-        .expect("the binary runs")
-}
 
 const SWEEP: &[&str] = &[
     "simulate",

@@ -2,10 +2,13 @@
 //! thread count, sharding or resumption; shard and state files checked; bad input refused with
 //! one line and exit status 2.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::meshcast;
 use serde_json::Value;
 
 /// A small sweep: 3 algorithms, 3 destination counts, 12 runs each, random sources on a torus.
@@ -37,14 +40,6 @@ fn args<'a>(changes: &[(&'a str, &'a str)]) -> Vec<&'a str> {
         }
     }
     out
-}
-
-fn meshcast(args: &[&str], threads: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_meshcast"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", threads)
-        .output()
-        .expect("the binary runs")
 }
 
 /// The small sweep with `changes` (see [`args`]); it must succeed. Returns standard output.
