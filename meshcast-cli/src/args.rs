@@ -16,8 +16,12 @@ Examples:
   meshcast route --topology mesh:8x8 --source 0,0 --dests \"4,6 6,6 0,2 4,0 3,0 7,4\" --algo diag --svg tree.svg
   meshcast route --topology torus:10x10x10 --dests \"1,2,3 9,9,9\" --all
   meshcast sweep --topology mesh:20x20 --algos vh,diag,dds,min --k 10:380:10 --runs 1000 --out r.csv
-
   meshcast merge shard-*.json --out r.csv --plot r.svg
+  meshcast sweep --topology mesh:6x6 --algos diag,dds,rsa --k 4,8 --runs 20 --baseline omt,opt-time
+  meshcast simulate --topology mesh:8x8 --algos dual-path,qg --load 0.001:0.004:4 --multicast 0.1 --dests 10
+  meshcast msets --sides 16,32,64 --c 16 --algos naive,theorem2
+  meshcast reproduce --quick
+  meshcast serve
 
 Exit status: 0 on success, 2 for bad input (arguments, topology, nodes, algorithm, sweep
 settings, shard files), 1 when an output (--svg, --out, --plot, standard output) cannot be written.";
@@ -80,8 +84,9 @@ Examples:
   # a 3D mesh: the drawing shows one grid per z-layer
   meshcast route --topology mesh:5x5x5 --dests \"0,3,0 1,3,0 1,4,2 2,3,0 3,1,0 4,3,3\" --algo dds --svg dds.svg";
 
-/// Multicast routing in mesh and torus networks: list the algorithms, build a multicast tree,
-/// measure it, compare algorithms and draw the tree.
+/// Multicast routing in mesh and torus networks: list the algorithms, route a multicast and draw
+/// its plan, measure and compare the algorithms, sweep them, set them against exact optima,
+/// simulate them flit by flit, route whole message sets, and reproduce the papers' tables.
 #[derive(Debug, Parser)]
 // `term_width = 0`: keep the source formatting, so the example commands in the help stay on one
 // line and can be copied, whatever clap features the build enables (`wrap_help` wraps them).
