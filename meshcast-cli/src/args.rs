@@ -334,9 +334,10 @@ pub struct WormholeArgs {
     /// seed 003 simulates 33].
     #[arg(long, value_name = "CYCLES", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
     pub startup: Option<u32>,
-    /// Wormhole model: how many sends a node starts at once — `one` (each `startup + L` after
-    /// the previous), a number of ports `d` (seed 002's d-port architecture: message-passing
-    /// steps and contention are counted with it too), or `all` [default: all, as seed 001 §4.3].
+    /// How many sends a node starts at once — `one` (a worm `startup + L` after the previous),
+    /// a number of ports `d` (seed 002's d-port architecture: message-passing steps, contention
+    /// and a d-port store-and-forward time are counted with it too), or `all` [default: all, as
+    /// seed 001 §4.3].
     #[arg(long, value_name = "PORTS", value_parser = parse_ports)]
     pub port: Option<Ports>,
 }

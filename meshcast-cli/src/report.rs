@@ -207,6 +207,10 @@ pub struct MetricsReport {
     pub one_port_time: u32,
     /// Multicast time when a node sends on all its ports at once.
     pub all_port_time: u32,
+    /// Multicast time when a node sends on `d` ports at once (store-and-forward, in the chosen
+    /// port order), when `--port D` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub d_port: Option<DPortReport>,
     /// One-port time of the same tree with the optimal port order.
     pub optimal_one_port_time: u32,
     /// Wormhole latency in cycles (path- and unicast-based plans; `None` for trees).
@@ -222,6 +226,15 @@ pub struct MetricsReport {
     /// Virtual cut-through latency in cycles (seed 001 eq. 2.1.5), when `--header` is given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut_through_latency: Option<u32>,
+}
+
+/// The store-and-forward time under seed 002's d-port architecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DPortReport {
+    /// Ports a node sends on at once, `d`.
+    pub ports: u32,
+    /// Multicast time, in hops.
+    pub time: u32,
 }
 
 /// Pairs of messages that share a channel (seed 002 Definitions 3–4).
@@ -435,6 +448,13 @@ impl RouteReport {
                 additional_traffic: metrics.additional_traffic,
                 one_port_time: metrics.one_port_time,
                 all_port_time: metrics.all_port_time,
+                d_port: match models.wormhole.ports {
+                    ports @ Ports::Multi(d) => Some(DPortReport {
+                        ports: d,
+                        time: Timeline::new(plan, shape, ports).completion(plan),
+                    }),
+                    Ports::One | Ports::All => None,
+                },
                 optimal_one_port_time: Metrics::of(&optimal, shape).one_port_time,
                 wormhole_latency: worms.as_ref().map(|t| t.completion(plan)),
                 steps: steps.as_ref().map(|s| s.completion(plan)),

@@ -104,11 +104,15 @@ pub fn route(r: &RouteReport) -> String {
         r.schedule
     );
     let m = &r.metrics;
+    let d_port = m
+        .d_port
+        .map_or(String::new(), |d| format!("{}-port time", d.ports));
     let metrics = [
         ("traffic", Some(m.traffic)),
         ("additional traffic", Some(m.additional_traffic)),
         ("one-port time", Some(m.one_port_time)),
         ("all-port time", Some(m.all_port_time)),
+        (d_port.as_str(), m.d_port.map(|d| d.time)),
         ("wormhole latency", m.wormhole_latency),
         ("circuit switching", m.circuit_switching_latency),
         ("cut-through", m.cut_through_latency),

@@ -851,6 +851,13 @@ fn d_ports_contention_and_switching_models_from_the_flags() {
     let tree = run("dds", &["--control", "4"]);
     assert!(tree["metrics"].get("circuit_switching_latency").is_none());
     assert!(tree["metrics"].get("contention").is_none());
+    assert!(tree["metrics"].get("d_port").is_none());
+    // A tree under d ports: store-and-forward, between the one-port and the all-port time.
+    let m = run("vh", &["--port", "2"])["metrics"].clone();
+    assert_eq!(m["d_port"]["ports"], 2);
+    let time = m["d_port"]["time"].as_u64().unwrap();
+    assert!(m["all_port_time"].as_u64().unwrap() <= time);
+    assert!(time <= m["one_port_time"].as_u64().unwrap());
 
     let text = stdout(&meshcast(
         &[&PATHS[..], &["separate", "--port", "2", "--header", "2"]].concat(),
