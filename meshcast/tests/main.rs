@@ -6,6 +6,7 @@ mod exact;
 mod examples;
 mod inputs;
 mod msets;
+mod msets_prefix;
 mod paths;
 mod properties;
 mod seed003;

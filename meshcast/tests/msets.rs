@@ -262,7 +262,9 @@ fn guessing_the_congestion_doubles_until_an_attempt_completes() {
             assert_eq!(w[1].guess, (2 * w[0].guess).min(w[1].guess));
         }
         let total: u64 = attempts.iter().map(|a| a.steps).sum();
-        assert_eq!(run.steps, total);
+        // The average congestion: one prefix computation over the mesh sharing its total.
+        assert_eq!(run.phases[0], ("average congestion", 4 * (u64::from(side) - 1)));
+        assert_eq!(run.steps, run.phases[0].1 + total);
         let (run, _) = unknown::route(&set, unknown::Guessing::default()).unwrap();
         assert_eq!(run.deliveries as usize, set.deliveries());
     }

@@ -18,12 +18,12 @@
 //!    destinations in it not yet marked in that replica's header, one clone each, spread by a
 //!    segmented broadcast and routed to distinct nodes of the block); ii. the clones circulate
 //!    along the block's Hamiltonian cycle, delivering as they pass; iii. the clones are
-//!    discarded and the visited destinations marked in their replicas (a prefix computation
-//!    over the tile); (b) the replicas shift to the same place in the next tile of the cycle;
+//!    discarded and the visited destinations marked in their replicas; (b) the replicas shift to
+//!    the same place in the next tile of the cycle;
 //! 5. the replicas are routed back to their places of Step 1(b);
 //! 6. the r replicas of each packet are coalesced into one (a segmented prefix computation
-//!    ORs their marks; all but the first are discarded): its unvisited destinations are those
-//!    no replica marked.
+//!    along the snake ORs their marks into the last replica; the others are discarded): its
+//!    unvisited destinations are those no replica marked.
 //!
 //! Phases repeat while the class has unvisited destinations (Lemma 4 bounds their number by
 //! log_b(bc/r)). The tile-visiting machinery (t-migration, circulation, shifts) is §4's
@@ -41,8 +41,11 @@
 //! power-of-two square blocks; the side must be a power of two), so there are as many groups as
 //! tiles; classes have m = ⌈n/log₂ n⌉ packets; **r** defaults to the paper's Θ(log n) as
 //! log₂ n, capped at c (Definition 1 needs r ≤ c); **α** (the paper: any constant > 1/λ, λ < 1 the
-//! expansion) defaults to 2, the least integer above 1/λ for any λ > ½. Sorting by group and
-//! marking are charged as prefix computations by their schedule ([`super::prefix`]); every packet,
+//! expansion) defaults to 2, the least integer above 1/λ for any λ > ½. The ranks and the OR of
+//! Step 6 are prefix computations ([`super::prefix`]). Substep 4.(a).iii needs no computation of
+//! its own: a replica is selected for a block by its rank among the block's candidates, and the
+//! circulation is sure to reach every destination of the block it carries, so the replica marks
+//! them when it is selected (as §4's masters do). Every packet,
 //! replica and clone movement is simulated. §5 assumes c ≥ log⁴n (below it the paper would use
 //! (d, c)-routing); on every mesh up to 256×256 log⁴n ≥ n > c, so we run §5's steps as written
 //! for any c — the algorithm is well defined, and its phases end whatever the expansion.
@@ -60,10 +63,10 @@
 use rand::RngExt;
 
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
-use super::lemma1::{snake_node, snake_position};
 use super::msets::MessageSet;
+use super::prefix::{self, snake_node, snake_position, Order, Totals};
 use super::randomized::{segmented_broadcast, Router, Tiling, Visit};
-use super::{lemma1, prefix, SimError};
+use super::{lemma1, SimError};
 use crate::experiment::workload::seeded;
 
 /// The parameters of the deterministic algorithm.
@@ -187,10 +190,14 @@ fn route_set(
     let log_n = (side * side).ilog2();
     let r = params.r.unwrap_or(log_n.min(c));
     let tiling = Tiling::new(side, c);
+    // Every packet's index along the snake and their number (a prefix computation that shares
+    // its total): class k holds indices k·m … (k + 1)·m − 1.
     packets.sort_by_key(|&p| snake_position(side, sim.at(p)));
-    let m = packets.len().div_ceil(log_n as usize);
-    let expander = Expander::random(m as u32, tiling.tiles(), r, params.seed);
-    for class in packets.chunks(m) {
+    let items: Vec<(u32, u32)> = packets.iter().map(|&p| (sim.at(p), 0)).collect();
+    let ranks = prefix::rank(sim, side, Order::Snake, 1, &items, Totals::Shared)?;
+    let m = ranks.total(0, 0).div_ceil(log_n);
+    let expander = Expander::random(m, tiling.tiles(), r, params.seed);
+    for class in packets.chunks(m as usize) {
         let mut routing = Class {
             sim: &mut *sim,
             visited: &mut *visited,
@@ -230,7 +237,7 @@ impl Class<'_, '_> {
             }
             phase += 1;
             let before = self.visited.iter().filter(|&&v| v).count();
-            self.phase(&alive, phase == 1)?;
+            alive = self.phase(&alive, phase == 1)?;
             let after = self.visited.iter().filter(|&&v| v).count();
             if after == before {
                 return Err(SimError::NoProgress {
@@ -242,14 +249,19 @@ impl Class<'_, '_> {
         }
     }
 
-    /// Steps 1–6 for the packets `alive` (class index, packet).
-    fn phase(&mut self, alive: &[(u32, PacketId)], first: bool) -> Result<(), SimError> {
+    /// Steps 1–6 for the packets `alive` (class index, packet); returns them, each now the
+    /// replica that kept the coalesced marks.
+    fn phase(
+        &mut self,
+        alive: &[(u32, PacketId)],
+        first: bool,
+    ) -> Result<Vec<(u32, PacketId)>, SimError> {
         let side = self.sim.set().side();
         let n = side * side;
         let r = self.expander.r();
         let place = |i: u32, j: u32| snake_node(side, (i * r + j) % n);
-        // 1(a): segment heads at snake positions i·r.
-        prefix::charge(self.sim, side, 1, 1)?;
+        // 1(a): segment heads at snake positions i·r (i, the packet's index in its class, is in
+        // its header since the prefix computation of `route_set`).
         let moves: Vec<(PacketId, u32)> = alive.iter().map(|&(i, p)| (p, place(i, 0))).collect();
         self.sim.route(&moves, &[], Arrival::Hold)?;
         self.sim.mark("1a spread");
@@ -271,7 +283,6 @@ impl Class<'_, '_> {
         let visit = Visit {
             substeps: if first { r } else { 1 },
             instances: self.alpha,
-            marking: true,
             labels: ["4a.i migrate", "4a.ii-iii circulate, mark", "4b shift"],
         };
         let flat: Vec<PacketId> = replicas.iter().map(|&(p, _, _)| p).collect();
@@ -283,20 +294,92 @@ impl Class<'_, '_> {
             .collect();
         self.sim.route(&moves, &[], Arrival::Hold)?;
         self.sim.mark("5 back");
-        // 6: coalesce: OR the marks along each segment, keep the head.
-        prefix::charge(self.sim, side, 1, 1)?;
-        for &(p, _, j) in &replicas {
-            for s in self.sim.slots(p) {
-                if marks[mark(p, s)] {
-                    self.visited[s as usize] = true;
-                }
-            }
-            if j > 0 {
-                self.sim.discard(p);
+        // 6: coalesce: OR the marks along each segment, keep the last replica.
+        let kept = self.coalesce(alive, &replicas, &marks, &mark)?;
+        self.sim.mark("6 coalesce");
+        Ok(kept)
+    }
+
+    /// Step 6: a segmented prefix computation along the snake ORs the marks of each packet's r
+    /// replicas (one lane per destination slot) into the last replica, which is kept; the others
+    /// are discarded. As rm < 2n, replica positions i·r + j wrap round the snake at most once:
+    /// the positions below n and the wrapped ones are two scans, and the one segment that wraps
+    /// starts its second part from the first scan's total (shared with every node).
+    fn coalesce(
+        &mut self,
+        alive: &[(u32, PacketId)],
+        replicas: &[(PacketId, usize, u32)],
+        marks: &[bool],
+        mark: &impl Fn(PacketId, u32) -> usize,
+    ) -> Result<Vec<(u32, PacketId)>, SimError> {
+        let side = self.sim.set().side();
+        let n = side * side;
+        let r = self.expander.r();
+        let lanes = alive
+            .iter()
+            .map(|&(_, p)| self.sim.slots(p).len())
+            .max()
+            .unwrap_or(0);
+        // (segment starts here, OR of the marks since the segment's start)
+        let or = |(f1, b1): (bool, bool), (f2, b2): (bool, bool)| (f1 || f2, b2 || (!f2 && b1));
+        let mut layers = [
+            vec![(false, false); n as usize * lanes],
+            vec![(false, false); n as usize * lanes],
+        ];
+        let position = |k: usize, j: u32| alive[k].0 * r + j;
+        for &(p, k, j) in replicas {
+            let pos = position(k, j);
+            let node = snake_node(side, pos % n) as usize;
+            for (q, slot) in self.sim.slots(p).enumerate() {
+                layers[(pos / n) as usize][node * lanes + q] = (j == 0, marks[mark(p, slot)]);
             }
         }
-        self.sim.mark("6 coalesce");
-        Ok(())
+        let below = prefix::scan(
+            self.sim,
+            side,
+            Order::Snake,
+            lanes,
+            &layers[0],
+            (false, false),
+            or,
+            Totals::Shared,
+        )?;
+        let wrapped = prefix::scan(
+            self.sim,
+            side,
+            Order::Snake,
+            lanes,
+            &layers[1],
+            (false, false),
+            or,
+            Totals::Local,
+        )?;
+        let mut kept = Vec::with_capacity(alive.len());
+        for &(p, k, j) in replicas {
+            if j + 1 < r {
+                self.sim.discard(p);
+                continue;
+            }
+            let pos = position(k, j);
+            let node = snake_node(side, pos % n);
+            let start = position(k, 0);
+            for (q, slot) in self.sim.slots(p).enumerate() {
+                let layer = (pos / n) as usize;
+                let scan = if layer == 0 { &below } else { &wrapped };
+                let mut all = or(
+                    scan.before(node, q),
+                    layers[layer][node as usize * lanes + q],
+                );
+                if start < n && pos >= n {
+                    all = or(below.total(0, q), all);
+                }
+                if all.1 {
+                    self.visited[slot as usize] = true;
+                }
+            }
+            kept.push((alive[k].0, p));
+        }
+        Ok(kept)
     }
 
     /// Steps 1(c), 2 and 3: every replica's group from π, ranks within the groups (in node
@@ -315,14 +398,24 @@ impl Class<'_, '_> {
             replicas.extend((0..).zip(segment).map(|(j, &p)| (p, k, j)));
         }
         replicas.sort_by_key(|&(p, _, _)| self.sim.at(p));
-        prefix::charge(self.sim, tiling.side, 1, u64::from(groups))?;
-        let mut filled = vec![0u32; groups as usize];
+        let items: Vec<(u32, u32)> = replicas
+            .iter()
+            .map(|&(p, k, j)| (self.sim.at(p), self.expander.group(alive[k].0, j)))
+            .collect();
+        let ranks = prefix::rank(
+            self.sim,
+            tiling.side,
+            Order::RowMajor,
+            groups,
+            &items,
+            Totals::Local,
+        )?;
         let moves: Vec<(PacketId, u32)> = replicas
             .iter()
-            .map(|&(p, k, j)| {
-                let g = self.expander.group(alive[k].0, j);
-                let q = filled[g as usize] % tile_nodes;
-                filled[g as usize] += 1;
+            .zip(&items)
+            .zip(&ranks.rank)
+            .map(|((&(p, _, _), &(_, g)), &rank)| {
+                let q = rank % tile_nodes;
                 (p, tiling.node(g, q % tiling.tile, q / tiling.tile))
             })
             .collect();

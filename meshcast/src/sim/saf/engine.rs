@@ -13,8 +13,8 @@
 //!   neighbour's buffer has a free slot counted at the start of the step (departures free their
 //!   slot from the next step on). Packets fed from a master ([`Sim::route`]'s `feeds`) are unicast
 //!   copies made one per step at the master's node, as naive replication does;
-//! - [`Sim::charge_words`]: steps and link transmissions of control words (prefix sums), which
-//!   live in node registers, not in the packet buffer.
+//! - [`Sim::word_steps`]: the steps and link transmissions of control words (the prefix sums of
+//!   [`super::prefix`]), which live in node registers, not in the packet buffer.
 //!
 //! A copy into a full buffer is refused with [`SimError::BufferOverflow`]; routing that cannot move
 //! any packet in a step fails with [`SimError::Stalled`]. The work per step is proportional to the
@@ -281,8 +281,9 @@ impl<'a> Sim<'a> {
         Ok(out)
     }
 
-    /// Charges a schedule of `steps` steps that sends `words` control words over links.
-    pub fn charge_words(&mut self, steps: u64, words: u64) -> Result<(), SimError> {
+    /// Adds `steps` steps in which `words` control words crossed links (a prefix computation of
+    /// [`super::prefix`]).
+    pub fn word_steps(&mut self, steps: u64, words: u64) -> Result<(), SimError> {
         self.run.steps += steps;
         self.run.word_hops += words;
         self.check_limit()

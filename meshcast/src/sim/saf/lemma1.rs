@@ -5,7 +5,7 @@
 //! carrying destinations k·c … (k+1)·c − 1 of its quadtree-ordered list, placed at snake position
 //! (Σⱼ<ᵢ ℓⱼ + k) mod n. As Σ ℓᵢ ≤ 2n, each node receives at most two copies: those at positions
 //! below n form the first set, the others the second. The offsets Σⱼ<ᵢ ℓⱼ are one prefix
-//! computation over the whole mesh (charged by its schedule, [`super::prefix`]).
+//! computation along the snake of the whole mesh ([`super::prefix::scan`]).
 //!
 //! Our choice: the paper routes each packet to the head of its segment and fills the segment by
 //! a segmented broadcast; we make the ℓᵢ − 1 copies at the source (ℓᵢ − 1 steps) and route every
@@ -14,7 +14,9 @@
 
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
-use super::{prefix, theorem2, SimError};
+use super::prefix::{self, Order, Totals};
+pub use super::prefix::{snake_node, snake_position};
+use super::{theorem2, SimError};
 
 /// Routes `set` (any d) by Lemma 1's reduction, when d > c, followed by Theorem 2.
 pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
@@ -59,12 +61,26 @@ pub fn reduce(
 ) -> Result<[Vec<PacketId>; 2], SimError> {
     let side = sim.set().side();
     let n = side * side;
+    // The order of the list is only the order of the moves (it sets FIFO ties).
     packets.sort_by_key(|&p| snake_position(side, sim.at(p)));
     let pieces: Vec<u32> = packets
         .iter()
         .map(|&p| sim.slots(p).len().div_ceil(c as usize) as u32)
         .collect();
-    prefix::charge(sim, side, 1, 1)?;
+    let mut counts = vec![0u32; n as usize];
+    for (&p, &l) in packets.iter().zip(&pieces) {
+        counts[sim.at(p) as usize] += l;
+    }
+    let offsets = prefix::scan(
+        sim,
+        side,
+        Order::Snake,
+        1,
+        &counts,
+        0,
+        |a, b| a + b,
+        Totals::Local,
+    )?;
     let jobs: Vec<(PacketId, u32)> = packets
         .iter()
         .zip(&pieces)
@@ -73,9 +89,10 @@ pub fn reduce(
     let copies = sim.replicate(&jobs)?;
     let mut sets = [Vec::new(), Vec::new()];
     let mut moves = Vec::with_capacity(copies.len() + packets.len());
-    let (mut offset, mut next) = (0u32, 0usize);
+    let mut next = 0usize;
     for (&p, &l) in packets.iter().zip(&pieces) {
         let all = sim.slots(p);
+        let offset = offsets.before(sim.at(p), 0);
         let chunk_of = |k: u32| all.start + k * c..(all.start + (k + 1) * c).min(all.end);
         let mut place = |sim: &mut Sim<'_>, q: PacketId, k: u32| {
             sim.set_slots(q, chunk_of(k));
@@ -88,20 +105,7 @@ pub fn reduce(
             place(sim, copies[next], k);
             next += 1;
         }
-        offset += l;
     }
     sim.route(&moves, &[], Arrival::Hold)?;
     Ok(sets)
-}
-
-/// The position of `node` along the snake (row 0 left to right, row 1 right to left, …).
-pub fn snake_position(side: u32, node: u32) -> u32 {
-    let (x, y) = (node % side, node / side);
-    y * side + if y % 2 == 0 { x } else { side - 1 - x }
-}
-
-/// The node at snake position `pos`.
-pub fn snake_node(side: u32, pos: u32) -> u32 {
-    let (y, i) = (pos / side, pos % side);
-    y * side + if y % 2 == 0 { i } else { side - 1 - i }
 }

@@ -28,8 +28,8 @@
 //! b = √(n/c) blocks of b nodes is a square only when n/c is a fourth power; ours has between b and
 //! 2b blocks of b/2 to b nodes); the side must be a power of two; r is a parameter (the paper's
 //! proof fixes r ≥ 150, which only tightens its probability bound; buffers grow with r); ranks are
-//! prefix computations charged by their schedule ([`super::prefix`]), every packet and copy
-//! movement is simulated.
+//! [`super::prefix::rank`]'s pipelined prefix computations; every packet and copy movement is
+//! simulated.
 //!
 //! The tile-visiting machinery (`Router::pass`: t-migration, block circulation, tile shifts) and
 //! the segmented broadcast are shared with §5 ([`super::deterministic`]).
@@ -39,8 +39,9 @@ use rand::RngExt;
 
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
+use super::prefix::{self, Order, Totals};
 use super::theorem2::partition;
-use super::{lemma1, prefix, SimError};
+use super::{lemma1, SimError};
 use crate::experiment::workload::seeded;
 
 /// The parameters of the randomized algorithm.
@@ -185,10 +186,6 @@ fn snake(s: u32, q: u32) -> (u32, u32) {
 pub(super) struct Visit {
     pub(super) substeps: u32,
     pub(super) instances: u32,
-    /// Whether each substep ends by marking the visited destinations in the masters' headers
-    /// by a prefix computation over the tile (§5's Substep 4.(a).iii); §4's masters learn them
-    /// from their own selections.
-    pub(super) marking: bool,
     pub(super) labels: [&'static str; 3],
 }
 
@@ -232,7 +229,6 @@ impl<'s, 'a> Router<'s, 'a> {
         let visit = Visit {
             substeps: 1,
             instances: r,
-            marking: false,
             labels: ["2a migrate", "2b circulate", "2c shift"],
         };
         let side = self.sim.set().side();
@@ -319,34 +315,50 @@ impl<'s, 'a> Router<'s, 'a> {
             .iter()
             .map(|_| rng.random_range(0..groups))
             .collect();
-        let mut size = vec![0u32; groups as usize];
-        let ranks: Vec<u32> = tentative
+        let items: Vec<(u32, u32)> = masters
             .iter()
-            .map(|&t| {
-                size[t as usize] += 1;
-                size[t as usize] - 1
-            })
+            .zip(&tentative)
+            .map(|(&p, &t)| (self.sim.at(p), t))
             .collect();
+        let side = tiling.side;
+        let ranked = prefix::rank(
+            self.sim,
+            side,
+            Order::RowMajor,
+            groups,
+            &items,
+            Totals::Shared,
+        )?;
+        // Every node sees the tentative groups' sizes stream past (the shared totals) and keeps
+        // the running count of segments up to its own packets' groups.
         let mut first_segment = vec![0u32; groups as usize];
         let mut acc = 0;
-        for (t, &s) in size.iter().enumerate() {
-            first_segment[t] = acc;
-            acc += s.div_ceil(tile_nodes);
+        for t in 0..groups {
+            first_segment[t as usize] = acc;
+            acc += ranked.total(0, t).div_ceil(tile_nodes);
         }
-        prefix::charge(self.sim, tiling.side, 1, u64::from(groups))?;
-        let group: Vec<u32> = tentative
+        let items: Vec<(u32, u32)> = items
             .iter()
-            .zip(&ranks)
-            .map(|(&t, &r)| (first_segment[t as usize] + r / tile_nodes) % groups)
+            .zip(&ranked.rank)
+            .map(|(&(at, t), &r)| (at, (first_segment[t as usize] + r / tile_nodes) % groups))
             .collect();
-        let mut filled = vec![0u32; groups as usize];
-        let mut moves = Vec::with_capacity(masters.len());
-        for (&p, &g) in masters.iter().zip(&group) {
-            let k = filled[g as usize] % tile_nodes;
-            filled[g as usize] += 1;
-            moves.push((p, tiling.node(g, k % tiling.tile, k / tiling.tile)));
-        }
-        prefix::charge(self.sim, tiling.side, 1, u64::from(groups))?;
+        let filled = prefix::rank(
+            self.sim,
+            side,
+            Order::RowMajor,
+            groups,
+            &items,
+            Totals::Local,
+        )?;
+        let moves: Vec<(PacketId, u32)> = masters
+            .iter()
+            .zip(&items)
+            .zip(&filled.rank)
+            .map(|((&p, &(_, g)), &r)| {
+                let k = r % tile_nodes;
+                (p, tiling.node(g, k % tiling.tile, k / tiling.tile))
+            })
+            .collect();
         self.sim.route(&moves, &[], Arrival::Hold)?;
         Ok(masters)
     }
@@ -377,9 +389,6 @@ impl<'s, 'a> Router<'s, 'a> {
                 for &p in &copies {
                     self.sim.discard(p);
                 }
-                if visit.marking {
-                    prefix::charge(self.sim, tiling.tile, u64::from(tiling.tiles()), 1)?;
-                }
                 self.sim.mark(circulate);
             }
             if tiling.tiles() > 1 {
@@ -405,26 +414,31 @@ impl<'s, 'a> Router<'s, 'a> {
     /// One t-migration instance in every tile: selections, copies spread over snake segments by a
     /// segmented broadcast, and routed to distinct nodes of their blocks. Returns the copies.
     fn migrate(&mut self, masters: &[PacketId], tiling: Tiling) -> Result<Vec<PacketId>, SimError> {
-        let selections = self.select(masters, tiling);
-        let blocks_per_tile = u64::from((tiling.tile / tiling.beta).pow(2));
-        prefix::charge(
+        let selections = self.select(masters, tiling)?;
+        // Segment offsets along each tile's snake: one prefix computation over the tiles, an
+        // item per selection; a master's segment starts at the rank of its first.
+        let items: Vec<(u32, u32)> = selections
+            .iter()
+            .flat_map(|(p, sel)| std::iter::repeat_n((self.sim.at(*p), 0), sel.len()))
+            .collect();
+        let offsets = prefix::rank(
             self.sim,
             tiling.tile,
-            u64::from(tiling.tiles()),
-            blocks_per_tile,
+            Order::RowMajor,
+            1,
+            &items,
+            Totals::Local,
         )?;
-        // Segment offsets along each tile's snake: one more prefix computation.
-        prefix::charge(self.sim, tiling.tile, u64::from(tiling.tiles()), 1)?;
-        let mut offset = vec![0u32; tiling.tiles() as usize];
         let mut heads = Vec::new();
         let mut starts = Vec::new();
+        let mut item = 0;
         for (j, (p, sel)) in selections.iter().enumerate() {
             if sel.is_empty() {
                 continue;
             }
             let t = tiling.tile_of(self.sim.at(*p));
-            starts.push((j, t, offset[t as usize]));
-            offset[t as usize] += sel.len() as u32;
+            starts.push((j, t, offsets.rank[item]));
+            item += sel.len();
             heads.push((*p, 1));
         }
         let firsts = self.sim.replicate(&heads)?;
@@ -459,56 +473,83 @@ impl<'s, 'a> Router<'s, 'a> {
     }
 
     /// Every block of every tile selects, in node order, up to one block's size of masters that
-    /// still have destinations in it; the selected destinations are marked visited. The copy of
-    /// rank k goes to the k-th node of the block's Hamiltonian cycle.
-    fn select(&mut self, masters: &[PacketId], tiling: Tiling) -> Vec<(PacketId, Vec<Selection>)> {
+    /// still have destinations in it (a master's rank among the block's candidates comes from
+    /// pipelined prefix computations over the tile, one per block); the selected destinations
+    /// are marked visited. The copy of rank k goes to the k-th node of the block's Hamiltonian
+    /// cycle.
+    fn select(
+        &mut self,
+        masters: &[PacketId],
+        tiling: Tiling,
+    ) -> Result<Vec<(PacketId, Vec<Selection>)>, SimError> {
         let set = self.sim.set();
         let cycle = grid_cycle(tiling.beta);
         let per_block = tiling.beta * tiling.beta;
-        let blocks_per_row = tiling.side / tiling.beta;
-        let mut taken = vec![0u32; (blocks_per_row * blocks_per_row) as usize];
+        let blocks_per_row = tiling.tile / tiling.beta;
         let mut order: Vec<PacketId> = masters.to_vec();
         order.sort_by_key(|&p| self.sim.at(p));
-        let mut out = Vec::with_capacity(order.len());
-        for p in order {
+        // The candidates: per master, every run of its slots in one block of its own tile with
+        // an unvisited destination (a run's slots are marked together, so its first tells).
+        let mut candidates: Vec<(usize, Selection)> = Vec::new();
+        let mut items: Vec<(u32, u32)> = Vec::new();
+        for (i, &p) in order.iter().enumerate() {
             // The destinations in the master's tile: one run of its quadtree-ordered slots.
-            let here = tiling.tile_key(self.sim.at(p));
+            let at = self.sim.at(p);
+            let here = tiling.tile_key(at);
             let range = self.sim.slots(p);
             let key_of = |s: u32| tiling.tile_key(set.dest(s));
             let start = range.start + partition(range.start, range.end, |s| key_of(s) < here);
             let end = range.start + partition(range.start, range.end, |s| key_of(s) <= here);
-            let mut chosen = Vec::new();
             let mut s = start;
             while s < end {
-                let dest = set.dest(s);
-                let key = tiling.block_key(dest);
+                let key = tiling.block_key(set.dest(s));
                 let mut e = s + 1;
                 while e < end && tiling.block_key(set.dest(e)) == key {
                     e += 1;
                 }
-                let (bx, by) = (
-                    dest % tiling.side / tiling.beta,
-                    dest / tiling.side / tiling.beta,
-                );
-                let block = (by * blocks_per_row + bx) as usize;
-                if !self.visited[(self.mark)(p, s)] && taken[block] < per_block {
-                    let (cx, cy) = cycle[taken[block] as usize];
-                    taken[block] += 1;
-                    let block_node = (by * tiling.beta + cy) * tiling.side + bx * tiling.beta + cx;
-                    for slot in s..e {
-                        self.visited[(self.mark)(p, slot)] = true;
-                    }
-                    chosen.push(Selection {
-                        block_node,
-                        lo: s,
-                        hi: e,
-                    });
+                if !self.visited[(self.mark)(p, s)] {
+                    let dest = set.dest(s);
+                    let (bx, by) = (
+                        dest % tiling.side / tiling.beta,
+                        dest / tiling.side / tiling.beta,
+                    );
+                    let block = by % blocks_per_row * blocks_per_row + bx % blocks_per_row;
+                    candidates.push((
+                        i,
+                        Selection {
+                            block_node: (by * tiling.beta) * tiling.side + bx * tiling.beta,
+                            lo: s,
+                            hi: e,
+                        },
+                    ));
+                    items.push((at, block));
                 }
                 s = e;
             }
-            out.push((p, chosen));
         }
-        out
+        let keys = blocks_per_row * blocks_per_row;
+        let ranks = prefix::rank(
+            self.sim,
+            tiling.tile,
+            Order::RowMajor,
+            keys,
+            &items,
+            Totals::Local,
+        )?;
+        let mut out: Vec<(PacketId, Vec<Selection>)> =
+            order.iter().map(|&p| (p, Vec::new())).collect();
+        for ((i, mut sel), &r) in candidates.into_iter().zip(&ranks.rank) {
+            if r < per_block {
+                let (cx, cy) = cycle[r as usize];
+                sel.block_node += cy * tiling.side + cx;
+                let p = order[i];
+                for slot in sel.lo..sel.hi {
+                    self.visited[(self.mark)(p, slot)] = true;
+                }
+                out[i].1.push(sel);
+            }
+        }
+        Ok(out)
     }
 
     /// Step 2b: every copy walks once round its block's Hamiltonian cycle, delivering where it is

@@ -14,12 +14,13 @@
 //! The paper takes L = log₄ c exactly (c a power of 4); we take L = ⌈log₄ c⌉, so the tiles are the
 //! paper's or a quarter of them at worst, which keeps every bound within a factor 4. The mesh side
 //! must be divisible by 2ᴸ (the quadrants must be whole). Routing is the simulator's greedy
-//! dimension-order routing, standing in for the (k, k)-routing of Proposition 2; prefix
-//! computations are charged by their three-sweep schedule ([`super::prefix`]).
+//! dimension-order routing, standing in for the (k, k)-routing of Proposition 2; the ranks are
+//! [`super::prefix::rank`]'s pipelined prefix computations.
 
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
-use super::{prefix, SimError};
+use super::prefix::{self, Order, Totals};
+use super::SimError;
 use crate::error::InputError;
 
 /// Routes `set` (degree ≤ congestion) by Theorem 2's algorithm with buffers bounded by `capacity`.
@@ -152,8 +153,8 @@ fn tile_prefix(side: u32, levels: u32, node: u32) -> u64 {
     quad_key(side, node) / (m * m * 4u64.pow(all - levels))
 }
 
-/// Step 2b: ranks per tile and class in row-major node order (what the pipelined prefix
-/// computations yield), and the intermediate node each rank maps to.
+/// Step 2b: ranks per tile and class in row-major node order (⌊log₂ d⌋ + 1 pipelined prefix
+/// computations), and the intermediate node each rank maps to.
 fn intermediate_nodes(
     sim: &mut Sim<'_>,
     held: &[PacketId],
@@ -161,7 +162,6 @@ fn intermediate_nodes(
 ) -> Result<Vec<(PacketId, u32)>, SimError> {
     let side = sim.set().side();
     let ts = side >> levels;
-    let tiles_per_row = 1u32 << levels;
     let d = held
         .iter()
         .map(|&p| sim.slots(p).len() as u32)
@@ -170,21 +170,21 @@ fn intermediate_nodes(
     let classes = d.ilog2() + 1;
     let mut order: Vec<PacketId> = held.to_vec();
     order.sort_by_key(|&p| sim.at(p));
-    let mut rank = vec![0u32; (tiles_per_row * tiles_per_row * classes) as usize];
-    let mut moves = Vec::with_capacity(order.len());
-    for p in order {
-        let at = sim.at(p);
-        let (x, y) = (at % side, at / side);
-        let tile = (y / ts) * tiles_per_row + x / ts;
-        let class = (sim.slots(p).len() as u32).ilog2();
-        let r = &mut rank[(tile * classes + class) as usize];
-        let k = *r % (ts * ts);
-        *r += 1;
-        let target = (x / ts * ts + k % ts) + (y / ts * ts + k / ts) * side;
-        moves.push((p, target));
-    }
-    let tiles = u64::from(tiles_per_row) * u64::from(tiles_per_row);
-    prefix::charge(sim, ts, tiles, u64::from(classes))?;
+    let items: Vec<(u32, u32)> = order
+        .iter()
+        .map(|&p| (sim.at(p), (sim.slots(p).len() as u32).ilog2()))
+        .collect();
+    let ranks = prefix::rank(sim, ts, Order::RowMajor, classes, &items, Totals::Local)?;
+    let moves = order
+        .iter()
+        .zip(&items)
+        .zip(&ranks.rank)
+        .map(|((&p, &(at, _)), &r)| {
+            let (x, y) = (at % side, at / side);
+            let k = r % (ts * ts);
+            (p, (x / ts * ts + k % ts) + (y / ts * ts + k / ts) * side)
+        })
+        .collect();
     Ok(moves)
 }
 

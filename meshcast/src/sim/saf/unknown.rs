@@ -1,7 +1,7 @@
 //! Routing without knowing the congestion (seed 004 §6), around Theorem 2's algorithm.
 //!
-//! The average congestion c̄ = ⌈Σ dᵢ / n⌉ is one sum over the mesh (a prefix computation,
-//! charged by its schedule). The algorithm then runs with guesses c′ = c̄, 2c̄, 4c̄, …; an attempt
+//! The average congestion c̄ = ⌈Σ dᵢ / n⌉ is one sum over the mesh (a prefix computation that
+//! leaves the total at every node, [`super::prefix::scan`]). The algorithm then runs with guesses c′ = c̄, 2c̄, 4c̄, …; an attempt
 //! is aborted when it goes beyond τ·√(c′n) steps or needs more than κ·4^⌈log₄ c′⌉ + σ packets in a
 //! buffer (the O(c′) buffers Theorem 2 is allotted), and the next guess starts from scratch. The
 //! steps, transmissions and copies of aborted attempts count; their deliveries are discarded
@@ -14,7 +14,8 @@
 
 use super::engine::{Capacity, Run, Sim};
 use super::msets::MessageSet;
-use super::{lemma1, prefix, theorem2, SimError};
+use super::prefix::{self, Order, Totals};
+use super::{lemma1, theorem2, SimError};
 
 /// The abort thresholds of the guesses.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,11 +53,10 @@ pub struct Attempt {
 /// and the attempts.
 pub fn route(set: &MessageSet, guessing: Guessing) -> Result<(Run, Vec<Attempt>), SimError> {
     let n = set.len() as u64;
-    let mean = (set.deliveries() as u64).div_ceil(n).max(1) as u32;
+    let (mean, mut spent) = average_congestion(set)?;
     let largest = 4u32
         .pow(set.side().trailing_zeros())
         .min(set.len() as u32 - 1);
-    let mut spent = Run::default();
     let mut attempts = Vec::new();
     let mut guess = mean;
     loop {
@@ -71,7 +71,9 @@ pub fn route(set: &MessageSet, guessing: Guessing) -> Result<(Run, Vec<Attempt>)
             (Capacity::Packets(b), t.ceil() as u64)
         };
         let mut sim = Sim::new(set, capacity).with_step_limit(limit);
-        let outcome = attempt(&mut sim, guess_now, attempts.is_empty());
+        let outcome = sim
+            .inject_all()
+            .and_then(|packets| lemma1::route_packets(&mut sim, packets, guess_now));
         let steps = sim.totals().steps;
         match outcome {
             Ok(()) => {
@@ -101,22 +103,42 @@ pub fn route(set: &MessageSet, guessing: Guessing) -> Result<(Run, Vec<Attempt>)
     }
 }
 
-/// One run of Theorem 2 (after Lemma 1 when the degree exceeds the guess) with guess `c`; the
-/// first attempt also pays for computing the average congestion.
-fn attempt(sim: &mut Sim<'_>, c: u32, first: bool) -> Result<(), SimError> {
-    if first {
-        prefix::charge(sim, sim.set().side(), 1, 1)?;
-        sim.mark("average congestion");
-    }
-    let packets = sim.inject_all()?;
-    lemma1::route_packets(sim, packets, c)
+/// c̄ = ⌈Σ dᵢ / n⌉ (at least 1), summed over the mesh by a prefix computation that leaves the
+/// total at every node, on a machine of its own; returns c̄ and that machine's totals.
+fn average_congestion(set: &MessageSet) -> Result<(u32, Run), SimError> {
+    let mut sim = Sim::new(set, Capacity::Unbounded);
+    let side = set.side();
+    let degrees: Vec<u32> = (0..side * side)
+        .map(|v| set.slots(v).len() as u32)
+        .collect();
+    let sums = prefix::scan(
+        &mut sim,
+        side,
+        Order::RowMajor,
+        1,
+        &degrees,
+        0,
+        |a, b| a + b,
+        Totals::Shared,
+    )?;
+    sim.mark("average congestion");
+    let mean = u64::from(sums.total(0, 0))
+        .div_ceil(set.len() as u64)
+        .max(1) as u32;
+    Ok((mean, sim.totals().clone()))
 }
+
+const ABORTED: &str = "aborted guesses";
 
 fn add(spent: &mut Run, attempt: &Run) {
     spent.steps += attempt.steps;
     spent.packet_hops += attempt.packet_hops;
     spent.word_hops += attempt.word_hops;
     spent.copies += attempt.copies;
+    match spent.phases.last_mut() {
+        Some((ABORTED, steps)) => *steps += attempt.steps,
+        _ => spent.phases.push((ABORTED, attempt.steps)),
+    }
     spent.buffer_peaks.resize(attempt.buffer_peaks.len(), 0);
     for (s, &a) in spent.buffer_peaks.iter_mut().zip(&attempt.buffer_peaks) {
         *s = (*s).max(a);
@@ -133,8 +155,6 @@ fn merge(mut run: Run, spent: &Run) -> Run {
         *r = (*r).max(s);
     }
     run.max_buffer = run.buffer_peaks.iter().copied().max().unwrap_or(0);
-    if spent.steps > 0 {
-        run.phases.insert(0, ("aborted guesses", spent.steps));
-    }
+    run.phases.splice(0..0, spent.phases.iter().copied());
     run
 }
