@@ -263,7 +263,10 @@ fn guessing_the_congestion_doubles_until_an_attempt_completes() {
         }
         let total: u64 = attempts.iter().map(|a| a.steps).sum();
         // The average congestion: one prefix computation over the mesh sharing its total.
-        assert_eq!(run.phases[0], ("average congestion", 4 * (u64::from(side) - 1)));
+        assert_eq!(
+            run.phases[0],
+            ("average congestion", 4 * (u64::from(side) - 1))
+        );
         assert_eq!(run.steps, run.phases[0].1 + total);
         let (run, _) = unknown::route(&set, unknown::Guessing::default()).unwrap();
         assert_eq!(run.deliveries as usize, set.deliveries());

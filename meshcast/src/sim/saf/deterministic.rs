@@ -62,10 +62,11 @@
 
 use rand::RngExt;
 
+use super::broadcast::segmented_broadcast;
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
 use super::prefix::{self, snake_node, snake_position, Order, Totals};
-use super::randomized::{segmented_broadcast, Router, Tiling, Visit};
+use super::randomized::{Router, Tiling, Visit};
 use super::{lemma1, SimError};
 use crate::experiment::workload::seeded;
 

@@ -7,11 +7,11 @@
 //! below n form the first set, the others the second. The offsets Σⱼ<ᵢ ℓⱼ are one prefix
 //! computation along the snake of the whole mesh ([`super::prefix::scan`]).
 //!
-//! Our choice: the paper routes each packet to the head of its segment and fills the segment by
-//! a segmented broadcast; we make the ℓᵢ − 1 copies at the source (ℓᵢ − 1 steps) and route every
-//! copy straight to its position in one routing phase — the same placement, with the copies'
-//! steps and buffers measured.
+//! As the paper says, each packet is routed to the head of its segment (snake position Σⱼ<ᵢ ℓⱼ)
+//! and the segment is filled by a [`super::broadcast::segmented_broadcast`]; the k-th copy then
+//! keeps only its chunk of destinations.
 
+use super::broadcast::segmented_broadcast;
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
 use super::prefix::{self, Order, Totals};
@@ -81,31 +81,24 @@ pub fn reduce(
         |a, b| a + b,
         Totals::Local,
     )?;
-    let jobs: Vec<(PacketId, u32)> = packets
+    // Every packet to the head of its segment, then the segments filled along the snake.
+    let offsets: Vec<u32> = packets
         .iter()
-        .zip(&pieces)
-        .map(|(&p, &l)| (p, l - 1))
+        .map(|&p| offsets.before(sim.at(p), 0))
         .collect();
-    let copies = sim.replicate(&jobs)?;
+    let place = |i: usize, k: u32| snake_node(side, (offsets[i] + k) % n);
+    let heads: Vec<(PacketId, u32)> = (0..packets.len())
+        .map(|i| (packets[i], place(i, 0)))
+        .collect();
+    sim.route(&heads, &[], Arrival::Hold)?;
+    let segments = segmented_broadcast(sim, &packets, &pieces, place)?;
     let mut sets = [Vec::new(), Vec::new()];
-    let mut moves = Vec::with_capacity(copies.len() + packets.len());
-    let mut next = 0usize;
-    for (&p, &l) in packets.iter().zip(&pieces) {
-        let all = sim.slots(p);
-        let offset = offsets.before(sim.at(p), 0);
-        let chunk_of = |k: u32| all.start + k * c..(all.start + (k + 1) * c).min(all.end);
-        let mut place = |sim: &mut Sim<'_>, q: PacketId, k: u32| {
-            sim.set_slots(q, chunk_of(k));
-            let pos = offset + k;
-            sets[(pos >= n) as usize].push(q);
-            moves.push((q, snake_node(side, pos % n)));
-        };
-        place(sim, p, 0);
-        for k in 1..l {
-            place(sim, copies[next], k);
-            next += 1;
+    for (i, segment) in segments.iter().enumerate() {
+        let all = sim.slots(segment[0]);
+        for (k, &q) in (0..).zip(segment) {
+            sim.set_slots(q, all.start + k * c..(all.start + (k + 1) * c).min(all.end));
+            sets[(offsets[i] + k >= n) as usize].push(q);
         }
     }
-    sim.route(&moves, &[], Arrival::Hold)?;
     Ok(sets)
 }

@@ -23,6 +23,7 @@
 //! assert!(run.steps >= 1);
 //! ```
 
+pub mod broadcast;
 pub mod deterministic;
 pub mod engine;
 pub mod lemma1;

@@ -37,6 +37,7 @@
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 
+use super::broadcast::segmented_broadcast;
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
 use super::prefix::{self, Order, Totals};
@@ -583,36 +584,4 @@ impl<'s, 'a> Router<'s, 'a> {
         }
         Ok(())
     }
-}
-
-/// A segmented broadcast (seed 004 Proposition 3's Substep 2.(c)): segment `i` starts with
-/// `heads[i]` at `node(i, 0)` and is `lengths[i]` long; step after step, the last packet of every
-/// unfinished segment copies itself (one step) and the copy moves to the segment's next node
-/// `node(i, k)` (routed). Returns every segment's packets, head first.
-pub(super) fn segmented_broadcast(
-    sim: &mut Sim<'_>,
-    heads: &[PacketId],
-    lengths: &[u32],
-    node: impl Fn(usize, u32) -> u32,
-) -> Result<Vec<Vec<PacketId>>, SimError> {
-    let mut segments: Vec<Vec<PacketId>> = heads.iter().map(|&c| vec![c]).collect();
-    let longest = lengths.iter().copied().max().unwrap_or(0);
-    for k in 1..longest {
-        let open: Vec<usize> = (0..segments.len()).filter(|&i| lengths[i] > k).collect();
-        let jobs: Vec<(PacketId, u32)> = open
-            .iter()
-            .map(|&i| (*segments[i].last().expect("a segment has its head"), 1))
-            .collect();
-        let made = sim.replicate(&jobs)?;
-        let moves: Vec<(PacketId, u32)> = open
-            .iter()
-            .zip(&made)
-            .map(|(&i, &c)| (c, node(i, k)))
-            .collect();
-        sim.route(&moves, &[], Arrival::Hold)?;
-        for (&i, &c) in open.iter().zip(&made) {
-            segments[i].push(c);
-        }
-    }
-    Ok(segments)
 }
