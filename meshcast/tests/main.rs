@@ -7,6 +7,7 @@ mod examples;
 mod inputs;
 mod msets;
 mod msets_prefix;
+mod msets_sort;
 mod paths;
 mod properties;
 mod seed003;

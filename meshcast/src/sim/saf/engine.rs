@@ -13,6 +13,8 @@
 //!   neighbour's buffer has a free slot counted at the start of the step (departures free their
 //!   slot from the next step on). Packets fed from a master ([`Sim::route`]'s `feeds`) are unicast
 //!   copies made one per step at the master's node, as naive replication does;
+//! - [`Sim::step_moves`]: one step of explicit moves between neighbours, for primitives that
+//!   schedule every link themselves (the compare–exchanges of mesh sorting, [`super::sort`]);
 //! - [`Sim::word_steps`]: the steps and link transmissions of control words (the prefix sums of
 //!   [`super::prefix`]), which live in node registers, not in the packet buffer.
 //!
@@ -57,6 +59,11 @@ impl PacketId {
     /// so algorithms can keep per-packet data in flat arrays.
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+
+    /// The packet of table index `index` (for primitives that pack ids into their own arrays).
+    pub(super) fn from_index(index: u32) -> PacketId {
+        PacketId(index)
     }
 }
 
@@ -137,6 +144,10 @@ pub struct Sim<'a> {
     is_active: Vec<bool>,
     newly_active: Vec<u32>,
     moves: Vec<(Travel, u32, u32)>,
+    // `step_moves` scratch: the last step in which each directed link (node·4 + direction) and
+    // each packet moved, so a step's checks need no clearing.
+    link_used: Vec<u64>,
+    packet_moved: Vec<u64>,
     // Per node x | y << 16.
     xy: Vec<u32>,
 }
@@ -168,6 +179,8 @@ impl<'a> Sim<'a> {
             is_active: vec![false; n],
             newly_active: Vec::new(),
             moves: Vec::new(),
+            link_used: vec![0; 4 * n],
+            packet_moved: Vec::new(),
             xy: (0..n as u32)
                 .map(|v| (v % set.side()) | ((v / set.side()) << 16))
                 .collect(),
@@ -279,6 +292,59 @@ impl<'a> Sim<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// One step in which every `(packet, node)` crosses the link from its packet's node to `node`,
+    /// which must be a neighbour; each directed link carries at most one packet and each packet
+    /// moves at most once (else [`SimError::IllegalMove`], before anything moves). Departures
+    /// free their slots within the step, so two neighbours may swap packets in full buffers; an
+    /// arrival that leaves more packets than the bound fails with [`SimError::BufferOverflow`].
+    pub fn step_moves(&mut self, moves: &[(PacketId, u32)]) -> Result<(), SimError> {
+        self.tick()?;
+        let step = self.run.steps;
+        if self.packet_moved.len() < self.packets.len() {
+            self.packet_moved.resize(self.packets.len(), 0);
+        }
+        for &(p, to) in moves {
+            let from = self.packets[p.index()].at;
+            let illegal = |why| SimError::IllegalMove {
+                step,
+                from,
+                to,
+                why,
+            };
+            if to as usize >= self.occupancy.len() || self.distance(from, to) != 1 {
+                return Err(illegal("not a neighbour"));
+            }
+            let link = (from * 4 + self.direction(from, to)) as usize;
+            if self.link_used[link] == step {
+                return Err(illegal("the link already carries a packet in this step"));
+            }
+            if self.packet_moved[p.index()] == step {
+                return Err(illegal("the packet already moves in this step"));
+            }
+            self.link_used[link] = step;
+            self.packet_moved[p.index()] = step;
+        }
+        for &(p, _) in moves {
+            self.occupancy[self.packets[p.index()].at as usize] -= 1;
+        }
+        for &(p, to) in moves {
+            self.packets[p.index()].at = to;
+            if self.occupancy[to as usize] >= self.limit {
+                return Err(SimError::BufferOverflow {
+                    step,
+                    node: to,
+                    would_hold: self.occupancy[to as usize] + 1,
+                    capacity: self.limit,
+                });
+            }
+            self.occupancy[to as usize] += 1;
+            let peak = &mut self.run.buffer_peaks[to as usize];
+            *peak = (*peak).max(self.occupancy[to as usize]);
+        }
+        self.run.packet_hops += moves.len() as u64;
+        Ok(())
     }
 
     /// Adds `steps` steps in which `words` control words crossed links (a prefix computation of
@@ -622,6 +688,11 @@ impl<'a> Sim<'a> {
         } else {
             3
         }
+    }
+
+    fn distance(&self, a: u32, b: u32) -> u32 {
+        let (a, b) = (self.xy[a as usize], self.xy[b as usize]);
+        (a & 0xffff).abs_diff(b & 0xffff) + (a >> 16).abs_diff(b >> 16)
     }
 
     fn neighbor(&self, u: u32, dir: u32) -> u32 {

@@ -11,7 +11,9 @@
 //! Files: the machine in [`engine`]; message sets and their generators in [`msets`]; the
 //! algorithms [`naive`] (§1), [`theorem2`] (§3, O(c) buffers), [`lemma1`] (§3, d > c),
 //! [`randomized`] (§4, constant buffers), [`deterministic`] (§5, constant buffers, an expander)
-//! and [`unknown`] (§6, guessing c); the prefix-computation schedule in [`prefix`]; measurements
+//! and [`unknown`] (§6, guessing c); the prefix-computation schedule in [`prefix`]; the mesh
+//! primitives of Propositions 1–2 as packet movements: shearsort in [`sort`] and permutation
+//! ((k, k)-) routing with constant queues in [`permute`]; measurements
 //! and exponent fits in [`report`]. Nothing here does I/O: `meshcast msets` formats what
 //! [`report`] measures.
 //!
@@ -29,9 +31,11 @@ pub mod engine;
 pub mod lemma1;
 pub mod msets;
 pub mod naive;
+pub mod permute;
 pub mod prefix;
 pub mod randomized;
 pub mod report;
+pub mod sort;
 pub mod theorem2;
 pub mod unknown;
 
@@ -111,6 +115,18 @@ pub enum SimError {
     /// Bad input to an algorithm (a shape or set it does not handle).
     #[error(transparent)]
     Input(#[from] crate::error::InputError),
+    /// A move of [`Sim::step_moves`] that breaks the machine's rules (an algorithm bug).
+    #[error("step {step}: a packet cannot move from node {from} to node {to}: {why}")]
+    IllegalMove {
+        /// The step (1-based).
+        step: u64,
+        /// The packet's node.
+        from: u32,
+        /// The node it was sent to.
+        to: u32,
+        /// The rule broken.
+        why: &'static str,
+    },
     /// Packets left in buffers when the algorithm declared itself finished.
     #[error("{0} packets were left in buffers at the end")]
     Leftover(u64),
