@@ -1,12 +1,17 @@
 //! Simulated packet-steps per second of the seed-004 store-and-forward simulator: naive,
 //! Theorem 2, the randomized (§4) and the deterministic (§5) algorithm on random mcast(n, c, c)
 //! sets (seed 1). Divan reports
-//! the time per routed set; docs/PERFORMANCE.md divides the set's packet hops by it.
+//! the time per routed set; docs/PERFORMANCE.md divides the set's packet hops by it. The mesh
+//! primitives (shearsort, sorted (k, k)-routing) on 64×64 with k = 2 report packet hops per second
+//! directly (divan's item counter).
 //!
 //! Run: `cargo bench -p meshcast --bench msets`.
 
-use meshcast::sim::saf::msets;
+use meshcast::experiment::workload::seeded;
 use meshcast::sim::saf::report::{Algorithm, Options};
+use meshcast::sim::saf::sort::{self, SnakeOrder};
+use meshcast::sim::saf::{msets, permute, Capacity, MessageSet, PacketId, Sim};
+use rand::RngExt;
 
 fn main() {
     divan::main();
@@ -39,4 +44,54 @@ fn bench(bencher: divan::Bencher, algo: Algorithm, case: usize) {
     let (side, c) = CASES[case];
     let set = msets::random(side, c, c, 1).unwrap();
     bencher.bench(|| algo.run(&set, &Options::default()).unwrap());
+}
+
+/// Side and slots per node of the primitives' benches.
+const PRIMITIVE: (u32, u32) = (64, 2);
+
+/// Shearsort of k packets per node with random keys over the whole mesh.
+#[divan::bench(sample_count = 5)]
+fn shearsort(bencher: divan::Bencher) {
+    primitive(bencher, |sim, packets| {
+        let mut rng = seeded(1);
+        let keyed: Vec<(PacketId, u64)> = packets.iter().map(|&p| (p, rng.random())).collect();
+        sort::shearsort(sim, &keyed, PRIMITIVE.0, PRIMITIVE.1, SnakeOrder::RowMajor).unwrap();
+    });
+}
+
+/// The transpose as a (k, k)-routing: shearsort by destination column, then greedy routing.
+#[divan::bench(sample_count = 5)]
+fn permute_transpose(bencher: divan::Bencher) {
+    primitive(bencher, |sim, packets| {
+        let side = PRIMITIVE.0;
+        let moves: Vec<(PacketId, u32)> = packets
+            .iter()
+            .map(|&p| (p, sim.at(p) % side * side + sim.at(p) / side))
+            .collect();
+        permute::route(sim, &moves, side, PRIMITIVE.1).unwrap();
+    });
+}
+
+/// Times `run` on a fresh machine with k packets per node, counting its packet hops as items.
+fn primitive(bencher: divan::Bencher, run: impl Fn(&mut Sim<'_>, &[PacketId])) {
+    let (side, k) = PRIMITIVE;
+    let n = side * side;
+    let lists: Vec<Vec<u32>> = (0..n).map(|i| vec![(i + 1) % n]).collect();
+    let set = MessageSet::new(side, &lists).unwrap();
+    let load = || {
+        let mut sim = Sim::new(&set, Capacity::Unbounded);
+        let masters = sim.inject_all().unwrap();
+        let jobs: Vec<(PacketId, u32)> = masters.iter().map(|&p| (p, k - 1)).collect();
+        let mut packets = sim.replicate(&jobs).unwrap();
+        packets.extend(masters);
+        (sim, packets)
+    };
+    let (mut sim, packets) = load();
+    let before = sim.totals().packet_hops;
+    run(&mut sim, &packets);
+    let hops = sim.totals().packet_hops - before;
+    bencher
+        .counter(divan::counter::ItemsCount::new(hops))
+        .with_inputs(load)
+        .bench_local_values(|(mut sim, packets)| run(&mut sim, &packets));
 }

@@ -6,6 +6,12 @@ use meshcast::sim::saf::sort::{self, SnakeOrder};
 use meshcast::sim::saf::{permute, Arrival, Capacity, MessageSet, PacketId, Sim, SimError};
 use rand::RngExt;
 
+/// Builds the moves of a routing instance from the packets on a machine.
+type Instance<'f> = &'f dyn Fn(&Sim<'_>, &[PacketId]) -> Vec<(PacketId, u32)>;
+
+/// A region's packets by (key, packet, rank).
+type Sorted = std::collections::BTreeMap<(u32, u32), Vec<(u64, PacketId, u32)>>;
+
 /// Every node sources one message (to the next node): packets to move around.
 fn ring(side: u32) -> MessageSet {
     let n = side * side;
@@ -53,7 +59,7 @@ fn sort_and_check(side: u32, s: u32, k: u32, order: SnakeOrder, range: u64, fill
         .collect();
     let region_of = |v: u32| (v % side / s, v / side / s);
     let before: Vec<(u32, u32)> = packets.iter().map(|&p| region_of(sim.at(p))).collect();
-    let (steps, hops) = (sim.totals().steps, sim.totals().packet_hops);
+    let steps = sim.totals().steps;
     let ranks = sort::shearsort(&mut sim, &keyed, s, k, order).unwrap();
     let run = sim.totals();
     let took = run.steps - steps;
@@ -64,9 +70,7 @@ fn sort_and_check(side: u32, s: u32, k: u32, order: SnakeOrder, range: u64, fill
     );
     assert!(run.buffer_peaks.iter().all(|&b| b <= k));
     assert_eq!(ranks.len(), packets.len());
-    let mut moved = 0;
-    let mut by_region: std::collections::BTreeMap<(u32, u32), Vec<(u64, PacketId, u32)>> =
-        Default::default();
+    let mut by_region = Sorted::default();
     for (i, (&(p, key), &(q, rank))) in keyed.iter().zip(&ranks).enumerate() {
         assert_eq!(p, q);
         let at = sim.at(p);
@@ -78,16 +82,13 @@ fn sort_and_check(side: u32, s: u32, k: u32, order: SnakeOrder, range: u64, fill
             "packet not at its rank's node"
         );
         by_region.entry(before[i]).or_default().push((key, p, rank));
-        moved += 1;
     }
-    assert_eq!(moved, packets.len());
     for (region, mut list) in by_region {
         list.sort();
         let ranks: Vec<u32> = list.iter().map(|e| e.2).collect();
         let expected: Vec<u32> = (0..list.len() as u32).collect();
         assert_eq!(ranks, expected, "region {region:?} of {side}/{s}/{k}");
     }
-    assert!(run.packet_hops >= hops);
 }
 
 #[test]
@@ -215,16 +216,22 @@ fn random_kk(
     moves
 }
 
-/// The transpose of every region, k packets per node: greedy's hardest case here (a region's row
-/// y goes to its column y, and every packet of the row turns at one node).
+/// Node `v` of a `side` mesh as its region's corner (bx, by) and its local (x, y) in regions of
+/// side `s`.
+fn in_region(v: u32, side: u32, s: u32) -> (u32, u32, u32, u32) {
+    let (x, y) = (v % side, v / side);
+    (x - x % s, y - y % s, x % s, y % s)
+}
+
+/// The transpose of every region, k packets per node. Greedy handles it well: row y's packets
+/// turn at (y, y), those from the left upwards and those from the right downwards, so each
+/// turning queue fills at one packet per step and drains at one.
 fn transpose(sim: &Sim<'_>, packets: &[PacketId], side: u32, s: u32) -> Vec<(PacketId, u32)> {
     packets
         .iter()
         .map(|&p| {
-            let v = sim.at(p);
-            let (x, y) = (v % side, v / side);
-            let (bx, by) = (x - x % s, y - y % s);
-            (p, (by + x % s) * side + bx + y % s)
+            let (bx, by, lx, ly) = in_region(sim.at(p), side, s);
+            (p, (by + lx) * side + bx + ly)
         })
         .collect()
 }
@@ -237,9 +244,7 @@ fn converging(sim: &Sim<'_>, packets: &[PacketId], side: u32, s: u32) -> Vec<(Pa
     packets
         .iter()
         .filter_map(|&p| {
-            let v = sim.at(p);
-            let (x, y) = (v % side, v / side);
-            let (bx, by, lx, ly) = (x - x % s, y - y % s, x % s, y % s);
+            let (bx, by, lx, ly) = in_region(sim.at(p), side, s);
             let c = s / 4 + ly;
             let window = c - s / 4..c + s / 4;
             (ly < s / 2 && window.contains(&lx)).then(|| {
@@ -258,7 +263,7 @@ fn measure(
     k: u32,
     capacity: Capacity,
     sorted: bool,
-    make: &dyn Fn(&Sim<'_>, &[PacketId]) -> Vec<(PacketId, u32)>,
+    make: Instance<'_>,
 ) -> (u64, u32) {
     let set = ring(side);
     let mut sim = Sim::new(&set, capacity);
@@ -319,7 +324,7 @@ fn sorting_first_bounds_the_queues_greedy_grows() {
 fn bounded_buffers_complete() {
     for k in [1, 2] {
         let b = permute::buffer_bound(k);
-        let inputs: [&dyn Fn(&Sim<'_>, &[PacketId]) -> Vec<(PacketId, u32)>; 3] = [
+        let inputs: [Instance<'_>; 3] = [
             &|sim, p| transpose(sim, p, 32, 32),
             &|sim, p| converging(sim, p, 32, 32),
             &|sim, p| random_kk(sim, p, 32, 32, 5),
