@@ -353,6 +353,34 @@ fn permute_refuses_bad_input() {
     assert!(permute::route(&mut sim, &[(p[0], 9)], 3, 1).is_err());
 }
 
+/// Step 1 of the scheme: after sorting by destination column into column-major snake order,
+/// every row of a region holds at most 2k packets for any one column. (A full (k, k)-routing
+/// gives exactly k per row and column; with a fifth of the slots empty the runs straddle
+/// columns.)
+#[test]
+fn sorted_rows_hold_at_most_2k_packets_per_column() {
+    for (side, s, k) in [(16, 16, 1), (16, 16, 3), (32, 8, 2)] {
+        let set = ring(side);
+        let mut sim = Sim::new(&set, Capacity::Packets(k));
+        let packets = loaded(&mut sim, k, |v, slot| (v * 7 + slot) % 5 != 0);
+        let moves = random_kk(&sim, &packets, side, s, 3);
+        let keyed: Vec<(PacketId, u64)> = moves
+            .iter()
+            .map(|&(p, t)| (p, u64::from(t % side % s)))
+            .collect();
+        sort::shearsort(&mut sim, &keyed, s, k, SnakeOrder::ColumnMajor).unwrap();
+        let mut per_row_column = vec![0u32; (side * side) as usize];
+        for &(p, t) in &moves {
+            per_row_column[(sim.at(p) / side * side + t % side) as usize] += 1;
+        }
+        assert!(per_row_column.iter().all(|&c| c <= 2 * k), "{side}/{s}/{k}");
+        assert!(
+            per_row_column.iter().any(|&c| c > k),
+            "{side}/{s}/{k}: never above k"
+        );
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
 
@@ -372,5 +400,22 @@ proptest::proptest! {
         let s = side >> shrink.min(log_side);
         let order = if column { SnakeOrder::ColumnMajor } else { SnakeOrder::RowMajor };
         sort_and_check(side, s, k, order, range, fill, seed);
+    }
+
+    /// Random (k, k)-routings on random sides and regions: every packet reaches its target,
+    /// within the step and buffer bounds.
+    #[test]
+    fn permute_meets_its_bounds(
+        log_side in 1u32..=5,
+        shrink in 0u32..=3,
+        k in 1u32..=3,
+        seed in 0u64..1000,
+    ) {
+        let side = 1 << log_side;
+        let s = side >> shrink.min(log_side);
+        let make = |sim: &Sim<'_>, p: &[PacketId]| random_kk(sim, p, side, s, seed);
+        let (steps, peak) = measure(side, s, k, Capacity::Unbounded, true, &make);
+        proptest::prop_assert!(peak <= permute::buffer_bound(k));
+        proptest::prop_assert!(steps <= permute::step_bound(s, k));
     }
 }
