@@ -140,6 +140,8 @@ pub struct Sim<'a> {
     queues: Vec<VecDeque<Travel>>,
     incoming: Vec<u32>,
     incoming_dir: Vec<u32>,
+    // Per node, the packets of the current routing that will stay there and have not arrived.
+    pending: Vec<u32>,
     active: Vec<u32>,
     is_active: Vec<bool>,
     newly_active: Vec<u32>,
@@ -175,6 +177,7 @@ impl<'a> Sim<'a> {
             queues: vec![VecDeque::new(); 4 * n],
             incoming: vec![0; n],
             incoming_dir: vec![0; 4 * n],
+            pending: vec![0; n],
             active: Vec::new(),
             is_active: vec![false; n],
             newly_active: Vec::new(),
@@ -384,9 +387,10 @@ impl<'a> Sim<'a> {
     /// every packet has arrived.
     ///
     /// Flow control keeps one slot of every node's buffer in reserve for each output direction
-    /// that has no packet waiting; with bounded buffers this makes the routing free of deadlock
-    /// provided every node starts with at most capacity − 4 packets. Otherwise the routing may
-    /// stop with [`SimError::Stalled`].
+    /// that has no packet waiting and for each packet on its way to stay there (`Arrival::Hold`);
+    /// with bounded buffers this makes the routing free of deadlock provided every node starts
+    /// with at most capacity − 4 − (packets that will stay there) packets. Otherwise the routing
+    /// may stop with [`SimError::Stalled`].
     pub fn route(
         &mut self,
         packets: &[(PacketId, u32)],
@@ -396,6 +400,9 @@ impl<'a> Sim<'a> {
         let deliver = arrival == Arrival::Deliver;
         for &(p, target) in packets {
             let at = self.packets[p.0 as usize].at;
+            if !deliver && target != at {
+                self.pending[target as usize] += 1;
+            }
             let travel = Travel {
                 packet: p.0,
                 target,
@@ -622,6 +629,10 @@ impl<'a> Sim<'a> {
                         self.incoming_dir[(v * 4 + k) as usize] += 1;
                     }
                 }
+                if !t.deliver && t.target == v {
+                    // Its reserved slot becomes its own.
+                    self.pending[v as usize] -= 1;
+                }
                 self.queues[q].pop_front();
                 self.moves.push((t, u, v));
             }
@@ -657,11 +668,13 @@ impl<'a> Sim<'a> {
 
     /// Whether node `v` may take one more packet that will queue for direction `class` (`None`:
     /// that will stay). Every output direction without a queued packet keeps one slot in
-    /// reserve, so `occupancy + empty directions ≤ capacity` holds at every node: a packet can
-    /// always enter a node where no packet waits for its direction, and as the packets of one
-    /// direction class move monotonically (x up, x down, y up, y down), every chain of waiting
-    /// packets ends at one that moves — no deadlock, once every node starts a routing phase with
-    /// at most capacity − 4 packets.
+    /// reserve, and so does every packet still on its way to stay at `v`, so `occupancy + empty
+    /// directions + pending stays ≤ capacity` holds at every node: a packet can always enter a
+    /// node where no packet waits for its direction, a packet that stays always finds its slot,
+    /// and as the packets of one direction class move monotonically (x up, x down, y up, y
+    /// down), every chain of waiting packets ends at one that moves — no deadlock, once every
+    /// node starts a routing phase with at most capacity − 4 − (packets that will stay there)
+    /// packets.
     fn admits(&self, v: u32, class: Option<u32>) -> bool {
         let base = v as usize * 4;
         let reserved = (0..4u32)
@@ -671,8 +684,10 @@ impl<'a> Sim<'a> {
                     && self.incoming_dir[base + d as usize] == 0
             })
             .count() as u32;
+        // A packet that stays is one of the pending ones: its own reservation is not counted.
+        let stays = self.pending[v as usize] - u32::from(class.is_none());
         let total = self.occupancy[v as usize] + self.incoming[v as usize];
-        total + 1 + reserved <= self.limit
+        total + 1 + reserved + stays <= self.limit
     }
 
     fn direction(&self, from: u32, to: u32) -> u32 {

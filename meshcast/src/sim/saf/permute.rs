@@ -29,14 +29,11 @@
 //! leg takes at most (s − 1) + s·k steps and its y leg (s − 1) + s·(2k + 1): the routing takes at
 //! most **3ks + 3s − 2 steps** ([`step_bound`] adds both).
 //!
-//! **Bounded buffers**: with b = 4k + 4 the routing runs with [`Sim::route`]'s back-pressure and
-//! completes on every input we measured (random (k, k)-routings, the transpose, a row converging
-//! on a column; 8×8 to 64×64, k = 1, 2) — measured, not proven. [`Sim::route`]'s own condition
-//! (every node starts with at most b − 4 packets) is not enough here: with b = k + 4 it stalls,
-//! and so does plain greedy routing of the transpose with one packet per node and b = 5 on 8×8
-//! to 32×32. The packets routed here stay at their targets ([`super::Arrival::Hold`]), and a
-//! packet arriving to stay must find a slot beyond every empty direction's reserve, which a
-//! node at its bound never has; four such nodes waiting on each other form a cycle.
+//! **Bounded buffers**: the sort never holds more than k packets at a node, and [`Sim::route`]
+//! reserves a slot for every packet on its way to stay at a node, so with b ≥ 2k + 4 (k packets
+//! at the start, k arriving to stay, four directions' reserves) the routing cannot deadlock
+//! (test `held_packets_find_their_reserved_slots`: the transpose, a row converging on a column
+//! and random (k, k)-routings, 8×8 to 32×32, greedy and sorted).
 //!
 //! ```
 //! use meshcast::sim::saf::{permute, Capacity, MessageSet, Sim};
