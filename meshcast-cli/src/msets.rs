@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use meshcast::sim::saf::deterministic::Deterministic;
+use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::randomized::Randomized;
 use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Options, Row};
 use meshcast::sim::saf::Capacity;
@@ -52,6 +53,12 @@ pub struct MsetsArgs {
     /// constant above 1/λ).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub alpha: u32,
+    /// Permutation routing of the constant-buffer algorithms (randomized, deterministic):
+    /// `sorted` sorts the packets by destination column (shearsort, real packet moves) before
+    /// routing greedily, which bounds every queue by a constant as seed 004 needs; `greedy`
+    /// routes greedily at once, faster but with queues that grow with the mesh on some inputs.
+    #[arg(long, value_name = "sorted|greedy", default_value_t = Permutation::Sorted)]
+    pub permutation: Permutation,
     /// Buffer bound in packets per node (default: unbounded, the peak is measured).
     #[arg(long, value_name = "PACKETS", value_parser = clap::value_parser!(u32).range(1..))]
     pub buffer: Option<u32>,
@@ -142,11 +149,13 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
         randomized: Randomized {
             r: args.r,
             seed: args.seed,
+            permutation: args.permutation,
         },
         deterministic: Deterministic {
             r: args.replicas,
             alpha: args.alpha,
             seed: args.seed,
+            permutation: args.permutation,
         },
         ..Options::default()
     };

@@ -4,6 +4,7 @@
 
 use meshcast::sim::saf::deterministic::{self, Deterministic, Expander};
 use meshcast::sim::saf::engine::Run;
+use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::{
     lemma1, msets, naive, randomized, report, theorem2, unknown, Arrival, Capacity, MessageSet,
     Sim, SimError,
@@ -182,7 +183,7 @@ fn lemma1_sets_hold_one_packet_per_node_with_at_most_c_destinations() {
     let set = msets::random(side, 30, c, 2).unwrap();
     let mut sim = Sim::new(&set, Capacity::Unbounded);
     let packets = sim.inject_all().unwrap();
-    let sets = lemma1::reduce(&mut sim, packets, c).unwrap();
+    let sets = lemma1::reduce(&mut sim, packets, c, Permutation::Greedy).unwrap();
     let mut carried = 0;
     for reduced in &sets {
         let mut nodes: Vec<u32> = reduced.iter().map(|&p| sim.at(p)).collect();
@@ -329,16 +330,30 @@ fn randomized_delivers_everything_once_with_constant_buffers() {
     ] {
         let set = msets::random(side, d, c, 6).unwrap();
         for r in [1, 2] {
-            let params = randomized::Randomized { r, seed: 3 };
-            let run = randomized::route(&set, params, Capacity::Unbounded).unwrap();
-            assert_eq!(run.deliveries as usize, set.deliveries());
-            // Two masters, a segment copy and r block copies per node, plus packets in transit:
-            // a constant, whatever n and c.
-            assert!(
-                run.max_buffer <= 12,
-                "{side} {d} {c} r = {r}: {}",
-                run.max_buffer
-            );
+            for permutation in [Permutation::Sorted, Permutation::Greedy] {
+                let params = randomized::Randomized {
+                    r,
+                    seed: 3,
+                    permutation,
+                };
+                let run = randomized::route(&set, params, Capacity::Unbounded).unwrap();
+                assert_eq!(run.deliveries as usize, set.deliveries());
+                // Two masters, a segment copy and r block copies per node, plus packets in
+                // transit: a constant, whatever n and c.
+                assert!(
+                    run.max_buffer <= 12,
+                    "{side} {d} {c} r = {r}: {}",
+                    run.max_buffer
+                );
+            }
+            // The same with buffers bounded to that constant.
+            let params = randomized::Randomized {
+                r,
+                seed: 3,
+                permutation: Permutation::Sorted,
+            };
+            let bounded = randomized::route(&set, params, Capacity::Packets(12)).unwrap();
+            check_buffers(&bounded, Capacity::Packets(12));
         }
     }
 }

@@ -63,8 +63,9 @@
 use rand::RngExt;
 
 use super::broadcast::segmented_broadcast;
-use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
+use super::engine::{Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
+use super::permute::Permutation;
 use super::prefix::{self, snake_node, snake_position, Order, Totals};
 use super::randomized::{Router, Tiling, Visit};
 use super::{lemma1, SimError};
@@ -80,6 +81,8 @@ pub struct Deterministic {
     pub alpha: u32,
     /// Seed of the expander's random permutation (ChaCha8Rng).
     pub seed: u64,
+    /// How the permutation routings of Steps 1, 3, 5 and of the t-migrations run.
+    pub permutation: Permutation,
 }
 
 impl Default for Deterministic {
@@ -88,6 +91,7 @@ impl Default for Deterministic {
             r: None,
             alpha: 2,
             seed: 1,
+            permutation: Permutation::Sorted,
         }
     }
 }
@@ -152,7 +156,7 @@ pub fn route(set: &MessageSet, params: Deterministic, capacity: Capacity) -> Res
     check(side, params)?;
     let mut sim = Sim::new(set, capacity).discarding_duplicates();
     let packets = sim.inject_all()?;
-    let sets = lemma1::split(&mut sim, packets, c)?;
+    let sets = lemma1::split(&mut sim, packets, c, params.permutation)?;
     let mut visited = vec![false; set.deliveries()];
     for packets in sets {
         if !packets.is_empty() {
@@ -205,6 +209,7 @@ fn route_set(
             expander: &expander,
             tiling,
             alpha: params.alpha,
+            permutation: params.permutation,
         };
         routing.route(class)?;
     }
@@ -218,6 +223,7 @@ struct Class<'s, 'a> {
     expander: &'s Expander,
     tiling: Tiling,
     alpha: u32,
+    permutation: Permutation,
 }
 
 impl Class<'_, '_> {
@@ -264,7 +270,7 @@ impl Class<'_, '_> {
         // 1(a): segment heads at snake positions i·r (i, the packet's index in its class, is in
         // its header since the prefix computation of `route_set`).
         let moves: Vec<(PacketId, u32)> = alive.iter().map(|&(i, p)| (p, place(i, 0))).collect();
-        self.sim.route(&moves, &[], Arrival::Hold)?;
+        self.permutation.route(self.sim, &moves, side)?;
         self.sim.mark("1a spread");
         // 1(b): the replicas, one per node of the segment.
         let heads: Vec<PacketId> = alive.iter().map(|&(_, p)| p).collect();
@@ -287,13 +293,17 @@ impl Class<'_, '_> {
             labels: ["4a.i migrate", "4a.ii-iii circulate, mark", "4b shift"],
         };
         let flat: Vec<PacketId> = replicas.iter().map(|&(p, _, _)| p).collect();
-        Router::new(self.sim, &mut marks, &mark).pass(&flat, self.tiling, visit)?;
+        Router::new(self.sim, &mut marks, &mark, self.permutation).pass(
+            &flat,
+            self.tiling,
+            visit,
+        )?;
         // 5: back to the places of Step 1(b).
         let moves: Vec<(PacketId, u32)> = replicas
             .iter()
             .map(|&(p, k, j)| (p, place(alive[k].0, j)))
             .collect();
-        self.sim.route(&moves, &[], Arrival::Hold)?;
+        self.permutation.route(self.sim, &moves, side)?;
         self.sim.mark("5 back");
         // 6: coalesce: OR the marks along each segment, keep the last replica.
         let kept = self.coalesce(alive, &replicas, &marks, &mark)?;
@@ -420,7 +430,7 @@ impl Class<'_, '_> {
                 (p, tiling.node(g, q % tiling.tile, q / tiling.tile))
             })
             .collect();
-        self.sim.route(&moves, &[], Arrival::Hold)?;
+        self.permutation.route(self.sim, &moves, tiling.side)?;
         Ok(replicas)
     }
 

@@ -12,8 +12,9 @@
 //! keeps only its chunk of destinations.
 
 use super::broadcast::segmented_broadcast;
-use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
+use super::engine::{Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
+use super::permute::Permutation;
 use super::prefix::{self, Order, Totals};
 pub use super::prefix::{snake_node, snake_position};
 use super::{theorem2, SimError};
@@ -29,7 +30,7 @@ pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
 /// Theorem 2 on `packets` (at most one per node, no node the destination of more than `c`),
 /// after Lemma 1's reduction into two sets when some packet carries more than `c` destinations.
 pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SimError> {
-    let [first, second] = split(sim, packets, c)?;
+    let [first, second] = split(sim, packets, c, Permutation::Greedy)?;
     theorem2::route_packets(sim, first, c)?;
     if second.is_empty() {
         return Ok(());
@@ -43,21 +44,24 @@ pub fn split(
     sim: &mut Sim<'_>,
     packets: Vec<PacketId>,
     c: u32,
+    permutation: Permutation,
 ) -> Result<[Vec<PacketId>; 2], SimError> {
     if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
         return Ok([packets, Vec::new()]);
     }
-    let sets = reduce(sim, packets, c)?;
+    let sets = reduce(sim, packets, c, permutation)?;
     sim.mark("lemma 1 reduction");
     Ok(sets)
 }
 
 /// Splits `packets` into chunks of at most `c` destinations placed as Lemma 1 says; returns the
-/// two reduced sets, each with at most one packet per node.
+/// two reduced sets, each with at most one packet per node. The packets reach their segments'
+/// heads by `permutation` routing.
 pub fn reduce(
     sim: &mut Sim<'_>,
     mut packets: Vec<PacketId>,
     c: u32,
+    permutation: Permutation,
 ) -> Result<[Vec<PacketId>; 2], SimError> {
     let side = sim.set().side();
     let n = side * side;
@@ -90,7 +94,7 @@ pub fn reduce(
     let heads: Vec<(PacketId, u32)> = (0..packets.len())
         .map(|i| (packets[i], place(i, 0)))
         .collect();
-    sim.route(&heads, &[], Arrival::Hold)?;
+    permutation.route(sim, &heads, side)?;
     let segments = segmented_broadcast(sim, &packets, &pieces, place)?;
     let mut sets = [Vec::new(), Vec::new()];
     for (i, segment) in segments.iter().enumerate() {

@@ -49,9 +49,69 @@
 //! assert!(sim.totals().steps <= permute::step_bound(4, 1));
 //! ```
 
+use std::fmt;
+use std::str::FromStr;
+
 use super::engine::{Arrival, PacketId, Sim};
 use super::sort::{self, SnakeOrder};
 use super::SimError;
+use crate::error::InputError;
+
+/// How the constant-buffer algorithms (§4, §5 and their Lemma 1) route their permutations: every
+/// one of them is a (2, 2)-routing (at most two packets leave or reach a node).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Permutation {
+    /// Sorted by destination column first, then greedy ([`route`]): O(k) queues, the
+    /// constant-queue routing the paper relies on (Proposition 1), at a sort's cost.
+    #[default]
+    Sorted,
+    /// Greedy dimension-order routing alone ([`Sim::route`]): faster, but its queues grow with
+    /// the side on some inputs.
+    Greedy,
+}
+
+impl Permutation {
+    /// The packets the algorithms' permutation routings send from or to one node at most.
+    pub const K: u32 = 2;
+
+    /// Routes `moves` (targets in their packets' regions of side `region`), where they stay.
+    pub fn route(
+        self,
+        sim: &mut Sim<'_>,
+        moves: &[(PacketId, u32)],
+        region: u32,
+    ) -> Result<(), SimError> {
+        match self {
+            Permutation::Sorted => route(sim, moves, region, Self::K),
+            Permutation::Greedy => sim.route(moves, &[], Arrival::Hold),
+        }
+    }
+}
+
+impl fmt::Display for Permutation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Permutation::Sorted => "sorted",
+            Permutation::Greedy => "greedy",
+        })
+    }
+}
+
+impl FromStr for Permutation {
+    type Err = InputError;
+
+    fn from_str(s: &str) -> Result<Permutation, InputError> {
+        match s {
+            "sorted" => Ok(Permutation::Sorted),
+            "greedy" => Ok(Permutation::Greedy),
+            _ => Err(InputError::Setting {
+                name: "permutation",
+                value: s.to_string(),
+                allowed: "sorted or greedy",
+            }),
+        }
+    }
+}
 
 /// The most packets [`route`] puts in a node's buffer (unbounded buffers, the node holding no
 /// packet outside the routing): 4k + 4.

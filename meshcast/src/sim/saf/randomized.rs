@@ -40,6 +40,7 @@ use rand::RngExt;
 use super::broadcast::segmented_broadcast;
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
+use super::permute::Permutation;
 use super::prefix::{self, Order, Totals};
 use super::theorem2::partition;
 use super::{lemma1, SimError};
@@ -52,11 +53,17 @@ pub struct Randomized {
     pub r: u32,
     /// Seed of the random groups (ChaCha8Rng).
     pub seed: u64,
+    /// How the permutation routings of Step 1 and of the t-migrations run.
+    pub permutation: Permutation,
 }
 
 impl Default for Randomized {
     fn default() -> Randomized {
-        Randomized { r: 2, seed: 1 }
+        Randomized {
+            r: 2,
+            seed: 1,
+            permutation: Permutation::Sorted,
+        }
     }
 }
 
@@ -67,12 +74,17 @@ pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result
     check(side, params)?;
     let mut sim = Sim::new(set, capacity);
     let packets = sim.inject_all()?;
-    let sets = lemma1::split(&mut sim, packets, c)?;
+    let sets = lemma1::split(&mut sim, packets, c, params.permutation)?;
     let mut rng = seeded(params.seed);
     let mut visited = vec![false; set.deliveries()];
     let everywhere = u64::from(c) * 16 > u64::from(side) * u64::from(side);
     for masters in sets {
-        let mut router = Router::new(&mut sim, &mut visited, &|_, s| s as usize);
+        let mut router = Router::new(
+            &mut sim,
+            &mut visited,
+            &|_, s| s as usize,
+            params.permutation,
+        );
         if everywhere {
             router.tour(&masters)?;
         } else if !masters.is_empty() {
@@ -200,6 +212,7 @@ pub(super) struct Router<'s, 'a> {
     sim: &'s mut Sim<'a>,
     visited: &'s mut [bool],
     mark: MarkIndex<'s>,
+    permutation: Permutation,
 }
 
 /// One selection of a t-migration instance: the node of the block its copy goes to and the
@@ -216,8 +229,14 @@ impl<'s, 'a> Router<'s, 'a> {
         sim: &'s mut Sim<'a>,
         visited: &'s mut [bool],
         mark: MarkIndex<'s>,
+        permutation: Permutation,
     ) -> Router<'s, 'a> {
-        Router { sim, visited, mark }
+        Router {
+            sim,
+            visited,
+            mark,
+            permutation,
+        }
     }
 
     fn run(
@@ -360,7 +379,7 @@ impl<'s, 'a> Router<'s, 'a> {
                 (p, tiling.node(g, k % tiling.tile, k / tiling.tile))
             })
             .collect();
-        self.sim.route(&moves, &[], Arrival::Hold)?;
+        self.permutation.route(self.sim, &moves, side)?;
         Ok(masters)
     }
 
@@ -452,7 +471,7 @@ impl<'s, 'a> Router<'s, 'a> {
             .zip(&starts)
             .map(|(&c, &(_, t, o))| (c, snake_node(t, o)))
             .collect();
-        self.sim.route(&moves, &[], Arrival::Hold)?;
+        self.permutation.route(self.sim, &moves, tiling.tile)?;
         let lengths: Vec<u32> = starts
             .iter()
             .map(|&(j, _, _)| selections[j].1.len() as u32)
@@ -469,7 +488,7 @@ impl<'s, 'a> Router<'s, 'a> {
                 out.push(c);
             }
         }
-        self.sim.route(&moves, &[], Arrival::Hold)?;
+        self.permutation.route(self.sim, &moves, tiling.tile)?;
         Ok(out)
     }
 
