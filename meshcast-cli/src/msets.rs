@@ -11,6 +11,7 @@ use meshcast::sim::saf::deterministic::Deterministic;
 use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::randomized::Randomized;
 use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Options, Row};
+use meshcast::sim::saf::sort::Ranking;
 use meshcast::sim::saf::Capacity;
 use serde::Serialize;
 
@@ -59,6 +60,15 @@ pub struct MsetsArgs {
     /// routes greedily at once, faster but with queues that grow with the mesh on some inputs.
     #[arg(long, value_name = "sorted|greedy", default_value_t = Permutation::Sorted)]
     pub permutation: Permutation,
+    /// Ranking by group or block in the constant-buffer algorithms: `sort` sorts the packets by
+    /// key (shearsort) and ranks each key's run, as seed 004 says; `prefix` counts the keys by
+    /// pipelined prefix sums instead (the same kind of ranks, fewer steps, no packet moves).
+    #[arg(long, value_name = "sort|prefix", default_value_t = Ranking::Sort)]
+    pub ranking: Ranking,
+    /// K, the randomized algorithm's last phase (default: the paper's ⌊log₁₆⌈c log²n / n⌉⌋,
+    /// which is 0 on every mesh up to 256×256; phase i uses c/16ⁱ tiles).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=8))]
+    pub phases: Option<u32>,
     /// Buffer bound in packets per node (default: unbounded, the peak is measured).
     #[arg(long, value_name = "PACKETS", value_parser = clap::value_parser!(u32).range(1..))]
     pub buffer: Option<u32>,
@@ -150,12 +160,15 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
             r: args.r,
             seed: args.seed,
             permutation: args.permutation,
+            ranking: args.ranking,
+            phases: args.phases,
         },
         deterministic: Deterministic {
             r: args.replicas,
             alpha: args.alpha,
             seed: args.seed,
             permutation: args.permutation,
+            ranking: args.ranking,
         },
         ..Options::default()
     };

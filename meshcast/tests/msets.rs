@@ -5,6 +5,7 @@
 use meshcast::sim::saf::deterministic::{self, Deterministic, Expander};
 use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::permute::Permutation;
+use meshcast::sim::saf::sort::Ranking;
 use meshcast::sim::saf::{
     lemma1, msets, naive, randomized, report, theorem2, unknown, Arrival, Capacity, MessageSet,
     Sim, SimError,
@@ -335,6 +336,7 @@ fn randomized_delivers_everything_once_with_constant_buffers() {
                     r,
                     seed: 3,
                     permutation,
+                    ..randomized::Randomized::default()
                 };
                 let run = randomized::route(&set, params, Capacity::Unbounded).unwrap();
                 assert_eq!(run.deliveries as usize, set.deliveries());
@@ -350,11 +352,65 @@ fn randomized_delivers_everything_once_with_constant_buffers() {
             let params = randomized::Randomized {
                 r,
                 seed: 3,
-                permutation: Permutation::Sorted,
+                ..randomized::Randomized::default()
             };
             let bounded = randomized::route(&set, params, Capacity::Packets(12)).unwrap();
             check_buffers(&bounded, Capacity::Packets(12));
         }
+    }
+}
+
+/// Every way of ranking and of routing permutations delivers everything once, §4 and §5 alike.
+#[test]
+fn rankings_and_permutation_routings_all_deliver_once() {
+    let set = msets::random(16, 6, 8, 2).unwrap();
+    for ranking in [Ranking::Sort, Ranking::Prefix] {
+        for permutation in [Permutation::Sorted, Permutation::Greedy] {
+            let params = randomized::Randomized {
+                ranking,
+                permutation,
+                ..randomized::Randomized::default()
+            };
+            let run = randomized::route(&set, params, Capacity::Unbounded).unwrap();
+            assert_eq!(
+                run.deliveries as usize,
+                set.deliveries(),
+                "{ranking} {permutation}"
+            );
+            let params = Deterministic {
+                ranking,
+                permutation,
+                ..Deterministic::default()
+            };
+            let run = deterministic::route(&set, params, Capacity::Unbounded).unwrap();
+            assert_eq!(
+                run.deliveries as usize,
+                set.deliveries(),
+                "{ranking} {permutation}"
+            );
+        }
+    }
+}
+
+/// §4's phases i < K, which the paper's K never reaches on meshes we can simulate, run when K is
+/// forced: phase i forms its groups over c/16ⁱ tiles, and everything is delivered once.
+#[test]
+fn forced_randomized_phases_run_and_deliver_once() {
+    let set = msets::random(32, 16, 16, 3).unwrap();
+    assert_eq!(randomized::last_phase(32, 16), 0);
+    for phases in [1, 2] {
+        let params = randomized::Randomized {
+            phases: Some(phases),
+            ..randomized::Randomized::default()
+        };
+        let run = randomized::route(&set, params, Capacity::Packets(12)).unwrap();
+        assert_eq!(run.deliveries as usize, set.deliveries());
+        let groupings = run
+            .phases
+            .iter()
+            .filter(|(name, _)| *name == "1 groups to tiles")
+            .count();
+        assert_eq!(groupings as u32, phases + 1);
     }
 }
 

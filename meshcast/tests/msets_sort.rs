@@ -442,3 +442,43 @@ proptest::proptest! {
         proptest::prop_assert!(steps <= permute::step_bound(s, k));
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+    /// `sort::rank`: within every region and key the ranks are 0, 1, … in sorted order, the
+    /// packets sit at their sorted positions, and the prefix ranking gives every key the same
+    /// ranks up to order.
+    #[test]
+    fn ranking_by_sort_numbers_every_key_run(
+        log_side in 1u32..5,
+        log_region in 0u32..5,
+        keys in 1u32..5,
+        seed in proptest::prelude::any::<u64>(),
+    ) {
+        let side = 1 << log_side;
+        let region = 1 << log_region.min(log_side);
+        let set = ring(side);
+        let mut sim = Sim::new(&set, Capacity::Unbounded);
+        let packets = loaded(&mut sim, 2, |v, slot| (u64::from(v * 2 + slot) ^ seed) % 3 != 0);
+        let items: Vec<(PacketId, u32)> = packets
+            .iter()
+            .map(|&p| (p, ((p.index() as u64 ^ seed) % u64::from(keys)) as u32))
+            .collect();
+        let ranked = sort::rank(&mut sim, &items, region, 2).unwrap();
+        let mut by_run: std::collections::BTreeMap<(u32, u32), Vec<(u32, u32)>> = Default::default();
+        for (&(p, key), &(rank, q)) in items.iter().zip(&ranked) {
+            let v = sim.at(p);
+            let r = (v / side / region) * (side / region) + v % side / region;
+            let (x, y) = (v % side % region, v / side % region);
+            proptest::prop_assert_eq!(SnakeOrder::RowMajor.index(region, x, y), q / 2);
+            by_run.entry((r, key)).or_default().push((q, rank));
+        }
+        for run in by_run.values_mut() {
+            run.sort_unstable();
+            let ranks: Vec<u32> = run.iter().map(|&(_, rank)| rank).collect();
+            let expected: Vec<u32> = (0..run.len() as u32).collect();
+            proptest::prop_assert_eq!(ranks, expected);
+        }
+    }
+}

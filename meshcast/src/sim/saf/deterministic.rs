@@ -68,6 +68,7 @@ use super::msets::MessageSet;
 use super::permute::Permutation;
 use super::prefix::{self, snake_node, snake_position, Order, Totals};
 use super::randomized::{Router, Tiling, Visit};
+use super::sort::Ranking;
 use super::{lemma1, SimError};
 use crate::experiment::workload::seeded;
 
@@ -83,6 +84,8 @@ pub struct Deterministic {
     pub seed: u64,
     /// How the permutation routings of Steps 1, 3, 5 and of the t-migrations run.
     pub permutation: Permutation,
+    /// How Step 2 and the t-migrations rank replicas by group or block.
+    pub ranking: Ranking,
 }
 
 impl Default for Deterministic {
@@ -92,6 +95,7 @@ impl Default for Deterministic {
             alpha: 2,
             seed: 1,
             permutation: Permutation::Sorted,
+            ranking: Ranking::Sort,
         }
     }
 }
@@ -210,6 +214,7 @@ fn route_set(
             tiling,
             alpha: params.alpha,
             permutation: params.permutation,
+            ranking: params.ranking,
         };
         routing.route(class)?;
     }
@@ -224,6 +229,7 @@ struct Class<'s, 'a> {
     tiling: Tiling,
     alpha: u32,
     permutation: Permutation,
+    ranking: Ranking,
 }
 
 impl Class<'_, '_> {
@@ -293,11 +299,13 @@ impl Class<'_, '_> {
             labels: ["4a.i migrate", "4a.ii-iii circulate, mark", "4b shift"],
         };
         let flat: Vec<PacketId> = replicas.iter().map(|&(p, _, _)| p).collect();
-        Router::new(self.sim, &mut marks, &mark, self.permutation).pass(
-            &flat,
-            self.tiling,
-            visit,
-        )?;
+        Router::new(
+            self.sim,
+            &mut marks,
+            &mark,
+            (self.permutation, self.ranking),
+        )
+        .pass(&flat, self.tiling, visit)?;
         // 5: back to the places of Step 1(b).
         let moves: Vec<(PacketId, u32)> = replicas
             .iter()
@@ -409,23 +417,15 @@ impl Class<'_, '_> {
             replicas.extend((0..).zip(segment).map(|(j, &p)| (p, k, j)));
         }
         replicas.sort_by_key(|&(p, _, _)| self.sim.at(p));
-        let items: Vec<(u32, u32)> = replicas
+        let items: Vec<(PacketId, u32)> = replicas
             .iter()
-            .map(|&(p, k, j)| (self.sim.at(p), self.expander.group(alive[k].0, j)))
+            .map(|&(p, k, j)| (p, self.expander.group(alive[k].0, j)))
             .collect();
-        let ranks = prefix::rank(
-            self.sim,
-            tiling.side,
-            Order::RowMajor,
-            groups,
-            &items,
-            Totals::Local,
-        )?;
-        let moves: Vec<(PacketId, u32)> = replicas
+        let ranks = self.ranking.rank(self.sim, &items, groups, tiling.side)?;
+        let moves: Vec<(PacketId, u32)> = items
             .iter()
-            .zip(&items)
-            .zip(&ranks.rank)
-            .map(|((&(p, _, _), &(_, g)), &rank)| {
+            .zip(&ranks)
+            .map(|(&(p, g), &rank)| {
                 let q = rank % tile_nodes;
                 (p, tiling.node(g, q % tiling.tile, q / tiling.tile))
             })

@@ -531,10 +531,20 @@ impl<'a> Sim<'a> {
     /// If the node holding packet `p` is one of its destinations, hands it the message (no step:
     /// as on arrival); the packet stays. For packets that circulate past their destinations.
     pub fn deliver_here(&mut self, p: PacketId) -> Result<(), SimError> {
+        self.deliver_here_if(p, |_| true)
+    }
+
+    /// As [`Sim::deliver_here`], but only if `keep` accepts the destination slot (a copy whose
+    /// header marks that destination as visited by another copy passes it by).
+    pub fn deliver_here_if(
+        &mut self,
+        p: PacketId,
+        keep: impl Fn(u32) -> bool,
+    ) -> Result<(), SimError> {
         let pk = self.packets[p.0 as usize];
         match self.set.find(pk.lo..pk.hi, pk.at) {
-            Some(slot) => self.record(pk.msg, slot),
-            None => Ok(()),
+            Some(slot) if keep(slot) => self.record(pk.msg, slot),
+            _ => Ok(()),
         }
     }
 

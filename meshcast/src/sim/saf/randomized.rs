@@ -42,6 +42,7 @@ use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
 use super::permute::Permutation;
 use super::prefix::{self, Order, Totals};
+use super::sort::{self, Ranking};
 use super::theorem2::partition;
 use super::{lemma1, SimError};
 use crate::experiment::workload::seeded;
@@ -55,6 +56,11 @@ pub struct Randomized {
     pub seed: u64,
     /// How the permutation routings of Step 1 and of the t-migrations run.
     pub permutation: Permutation,
+    /// How Step 1 and the t-migrations rank packets by group or block.
+    pub ranking: Ranking,
+    /// K, the last phase (`None`: the paper's ⌊log₁₆⌈c log²n / n⌉⌋, 0 on every mesh we can
+    /// simulate; a larger K runs phases 0 … K − 1 first, phase i with cᵢ = c/16ⁱ tiles).
+    pub phases: Option<u32>,
 }
 
 impl Default for Randomized {
@@ -63,6 +69,8 @@ impl Default for Randomized {
             r: 2,
             seed: 1,
             permutation: Permutation::Sorted,
+            ranking: Ranking::Sort,
+            phases: None,
         }
     }
 }
@@ -83,15 +91,27 @@ pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result
             &mut sim,
             &mut visited,
             &|_, s| s as usize,
-            params.permutation,
+            (params.permutation, params.ranking),
         );
         if everywhere {
             router.tour(&masters)?;
         } else if !masters.is_empty() {
-            router.run(masters, c, params.r, &mut rng)?;
+            router.run(masters, c, params, &mut rng)?;
         }
     }
     sim.finish()
+}
+
+/// The paper's K = ⌊log₁₆⌈c log²n / n⌉⌋ (it omits the floor).
+pub fn last_phase(side: u32, c: u32) -> u32 {
+    let n = u64::from(side) * u64::from(side);
+    let log_n = u64::from(n.ilog2());
+    let ratio = (u64::from(c) * log_n * log_n).div_ceil(n);
+    let mut k = 0;
+    while 16u64.pow(k + 1) <= ratio {
+        k += 1;
+    }
+    k
 }
 
 fn check(side: u32, params: Randomized) -> Result<(), SimError> {
@@ -213,15 +233,29 @@ pub(super) struct Router<'s, 'a> {
     visited: &'s mut [bool],
     mark: MarkIndex<'s>,
     permutation: Permutation,
+    ranking: Ranking,
+    /// Per mark, the selection that marked it (a stamp): its copy delivers there, no other.
+    owner: Vec<u32>,
+    stamps: u32,
 }
 
-/// One selection of a t-migration instance: the node of the block its copy goes to and the
-/// master's destination slots in the block.
+/// A packet-copy of a t-migration: the master it copies and the stamp of its selection.
+#[derive(Clone, Copy)]
+struct PacketCopy {
+    packet: PacketId,
+    master: PacketId,
+    stamp: u32,
+}
+
+/// One selection of a t-migration instance: the block its copy goes to (its index in the tile and
+/// its top-left node) and the master's destination slots in the block.
 #[derive(Clone, Copy)]
 struct Selection {
-    block_node: u32,
+    block: u32,
+    origin: u32,
     lo: u32,
     hi: u32,
+    stamp: u32,
 }
 
 impl<'s, 'a> Router<'s, 'a> {
@@ -229,13 +263,17 @@ impl<'s, 'a> Router<'s, 'a> {
         sim: &'s mut Sim<'a>,
         visited: &'s mut [bool],
         mark: MarkIndex<'s>,
-        permutation: Permutation,
+        (permutation, ranking): (Permutation, Ranking),
     ) -> Router<'s, 'a> {
+        let owner = vec![u32::MAX; visited.len()];
         Router {
             sim,
             visited,
             mark,
             permutation,
+            ranking,
+            owner,
+            stamps: 0,
         }
     }
 
@@ -243,24 +281,18 @@ impl<'s, 'a> Router<'s, 'a> {
         &mut self,
         mut masters: Vec<PacketId>,
         c: u32,
-        r: u32,
+        params: Randomized,
         rng: &mut ChaCha8Rng,
     ) -> Result<(), SimError> {
         let visit = Visit {
             substeps: 1,
-            instances: r,
+            instances: params.r,
             labels: ["2a migrate", "2b circulate", "2c shift"],
         };
         let side = self.sim.set().side();
-        let n = u64::from(side) * u64::from(side);
-        let log_n = u64::from(n.ilog2());
-        let mut k = 0;
-        let ratio = (u64::from(c) * log_n * log_n).div_ceil(n);
-        while 16u64.pow(k + 1) <= ratio {
-            k += 1;
-        }
+        let k = params.phases.unwrap_or_else(|| last_phase(side, c));
         for phase in 0..=k {
-            let tiling = Tiling::new(side, (c / 16u32.pow(phase)).max(1));
+            let tiling = Tiling::new(side, (c / 16u32.saturating_pow(phase)).max(1));
             masters = self.drop_finished(masters);
             masters = self.form_groups(masters, tiling, rng)?;
             self.sim.mark("1 groups to tiles");
@@ -335,52 +367,100 @@ impl<'s, 'a> Router<'s, 'a> {
             .iter()
             .map(|_| rng.random_range(0..groups))
             .collect();
-        let items: Vec<(u32, u32)> = masters
-            .iter()
-            .zip(&tentative)
-            .map(|(&p, &t)| (self.sim.at(p), t))
-            .collect();
         let side = tiling.side;
-        let ranked = prefix::rank(
-            self.sim,
-            side,
-            Order::RowMajor,
-            groups,
-            &items,
-            Totals::Shared,
-        )?;
-        // Every node sees the tentative groups' sizes stream past (the shared totals) and keeps
-        // the running count of segments up to its own packets' groups.
-        let mut first_segment = vec![0u32; groups as usize];
-        let mut acc = 0;
-        for t in 0..groups {
-            first_segment[t as usize] = acc;
-            acc += ranked.total(0, t).div_ceil(tile_nodes);
-        }
-        let items: Vec<(u32, u32)> = items
+        let items: Vec<(PacketId, u32)> = masters.iter().copied().zip(tentative).collect();
+        let segments = match self.ranking {
+            Ranking::Sort => self.sorted_segments(&items, tile_nodes)?,
+            Ranking::Prefix => self.counted_segments(&items, groups, tile_nodes)?,
+        };
+        // 1(d), 1(e): segments j and j + cᵢ form group j; rank within the groups.
+        let items: Vec<(PacketId, u32)> = masters
             .iter()
-            .zip(&ranked.rank)
-            .map(|(&(at, t), &r)| (at, (first_segment[t as usize] + r / tile_nodes) % groups))
+            .zip(&segments)
+            .map(|(&p, &segment)| (p, segment % groups))
             .collect();
-        let filled = prefix::rank(
-            self.sim,
-            side,
-            Order::RowMajor,
-            groups,
-            &items,
-            Totals::Local,
-        )?;
-        let moves: Vec<(PacketId, u32)> = masters
+        let ranks = self.ranking.rank(self.sim, &items, groups, side)?;
+        let moves: Vec<(PacketId, u32)> = items
             .iter()
-            .zip(&items)
-            .zip(&filled.rank)
-            .map(|((&p, &(_, g)), &r)| {
+            .zip(&ranks)
+            .map(|(&(p, g), &r)| {
                 let k = r % tile_nodes;
                 (p, tiling.node(g, k % tiling.tile, k / tiling.tile))
             })
             .collect();
         self.permutation.route(self.sim, &moves, side)?;
         Ok(masters)
+    }
+
+    /// Steps 1(b)–(c) as the paper has them: the packets sorted by tentative group and ranked in
+    /// it; every packet whose rank is a multiple of a tile's size starts a segment, and a prefix
+    /// count of the starts along the snake numbers the segments globally. Returns every packet's
+    /// segment.
+    fn sorted_segments(
+        &mut self,
+        items: &[(PacketId, u32)],
+        tile_nodes: u32,
+    ) -> Result<Vec<u32>, SimError> {
+        let side = self.sim.set().side();
+        let sorted = sort::rank(self.sim, items, side, Ranking::K)?;
+        let starts_segment = |rank: u32| u32::from(rank % tile_nodes == 0);
+        let mut starts = vec![0u32; side as usize * side as usize];
+        for (&(p, _), &(rank, _)) in items.iter().zip(&sorted) {
+            starts[self.sim.at(p) as usize] += starts_segment(rank);
+        }
+        let before = prefix::scan(
+            self.sim,
+            side,
+            Order::Snake,
+            1,
+            &starts,
+            0,
+            |a, b| a + b,
+            Totals::Local,
+        )?;
+        // The starts before a packet: those of earlier nodes, and of its node's earlier slots.
+        let mut at_node: Vec<(u32, u32, u32, usize)> = items
+            .iter()
+            .zip(&sorted)
+            .enumerate()
+            .map(|(i, (&(p, _), &(rank, q)))| (self.sim.at(p), q, rank, i))
+            .collect();
+        at_node.sort_unstable();
+        let mut segments = vec![0u32; items.len()];
+        let mut count = 0;
+        for (j, &(v, _, rank, i)) in at_node.iter().enumerate() {
+            if j == 0 || at_node[j - 1].0 != v {
+                count = before.before(v, 0);
+            }
+            count += starts_segment(rank);
+            segments[i] = count - 1;
+        }
+        Ok(segments)
+    }
+
+    /// Steps 1(b)–(c) by pipelined prefix sums: ranks within the tentative groups and the
+    /// groups' sizes, shared with every node; each node keeps the running count of segments up
+    /// to its packets' groups as the sizes stream past. Returns every packet's segment.
+    fn counted_segments(
+        &mut self,
+        items: &[(PacketId, u32)],
+        groups: u32,
+        tile_nodes: u32,
+    ) -> Result<Vec<u32>, SimError> {
+        let side = self.sim.set().side();
+        let at: Vec<(u32, u32)> = items.iter().map(|&(p, t)| (self.sim.at(p), t)).collect();
+        let ranked = prefix::rank(self.sim, side, Order::RowMajor, groups, &at, Totals::Shared)?;
+        let mut first_segment = vec![0u32; groups as usize];
+        let mut acc = 0;
+        for t in 0..groups {
+            first_segment[t as usize] = acc;
+            acc += ranked.total(0, t).div_ceil(tile_nodes);
+        }
+        Ok(at
+            .iter()
+            .zip(&ranked.rank)
+            .map(|(&(_, t), &r)| first_segment[t as usize] + r / tile_nodes)
+            .collect())
     }
 
     /// Step 2 (§4) or Step 4 (§5): every group visits every tile once; per visit, `visit`'s
@@ -406,8 +486,8 @@ impl<'s, 'a> Router<'s, 'a> {
                 }
                 self.sim.mark(migrate);
                 self.circulate(&copies, tiling)?;
-                for &p in &copies {
-                    self.sim.discard(p);
+                for c in &copies {
+                    self.sim.discard(c.packet);
                 }
                 self.sim.mark(circulate);
             }
@@ -433,7 +513,11 @@ impl<'s, 'a> Router<'s, 'a> {
 
     /// One t-migration instance in every tile: selections, copies spread over snake segments by a
     /// segmented broadcast, and routed to distinct nodes of their blocks. Returns the copies.
-    fn migrate(&mut self, masters: &[PacketId], tiling: Tiling) -> Result<Vec<PacketId>, SimError> {
+    fn migrate(
+        &mut self,
+        masters: &[PacketId],
+        tiling: Tiling,
+    ) -> Result<Vec<PacketCopy>, SimError> {
         let selections = self.select(masters, tiling)?;
         // Segment offsets along each tile's snake: one prefix computation over the tiles, an
         // item per selection; a master's segment starts at the rank of its first.
@@ -479,37 +563,55 @@ impl<'s, 'a> Router<'s, 'a> {
         let segments = segmented_broadcast(self.sim, &firsts, &lengths, |i, k| {
             snake_node(starts[i].1, starts[i].2 + k)
         })?;
-        let mut moves = Vec::new();
+        // Proposition 3's Step 3: the copies ranked by block, the copy of rank k to the k-th node
+        // of its block's Hamiltonian cycle.
+        let mut copies = Vec::new();
+        let mut origins = Vec::new();
         let mut out = Vec::new();
         for (i, segment) in segments.iter().enumerate() {
-            for (&c, sel) in segment.iter().zip(&selections[starts[i].0].1) {
+            let (master, chosen) = &selections[starts[i].0];
+            for (&c, sel) in segment.iter().zip(chosen) {
                 self.sim.set_slots(c, sel.lo..sel.hi);
-                moves.push((c, sel.block_node));
-                out.push(c);
+                copies.push((c, sel.block));
+                origins.push(sel.origin);
+                out.push(PacketCopy {
+                    packet: c,
+                    master: *master,
+                    stamp: sel.stamp,
+                });
             }
         }
+        let blocks = (tiling.tile / tiling.beta).pow(2);
+        let ranks = self.ranking.rank(self.sim, &copies, blocks, tiling.tile)?;
+        let cycle = grid_cycle(tiling.beta);
+        let moves: Vec<(PacketId, u32)> = copies
+            .iter()
+            .zip(origins.iter().zip(&ranks))
+            .map(|(&(c, _), (&origin, &rank))| {
+                let (cx, cy) = cycle[rank as usize];
+                (c, origin + cy * tiling.side + cx)
+            })
+            .collect();
         self.permutation.route(self.sim, &moves, tiling.tile)?;
         Ok(out)
     }
 
-    /// Every block of every tile selects, in node order, up to one block's size of masters that
-    /// still have destinations in it (a master's rank among the block's candidates comes from
-    /// pipelined prefix computations over the tile, one per block); the selected destinations
-    /// are marked visited. The copy of rank k goes to the k-th node of the block's Hamiltonian
-    /// cycle.
+    /// Proposition 3's Step 1: every block of every tile selects, in node order, up to one
+    /// block's size of masters that still have destinations in it (a master's rank among the
+    /// block's candidates comes from pipelined prefix computations over the tile, one per block);
+    /// the selected destinations are marked visited.
     fn select(
         &mut self,
         masters: &[PacketId],
         tiling: Tiling,
     ) -> Result<Vec<(PacketId, Vec<Selection>)>, SimError> {
         let set = self.sim.set();
-        let cycle = grid_cycle(tiling.beta);
         let per_block = tiling.beta * tiling.beta;
         let blocks_per_row = tiling.tile / tiling.beta;
         let mut order: Vec<PacketId> = masters.to_vec();
         order.sort_by_key(|&p| self.sim.at(p));
         // The candidates: per master, every run of its slots in one block of its own tile with
-        // an unvisited destination (a run's slots are marked together, so its first tells).
+        // an unvisited destination.
         let mut candidates: Vec<(usize, Selection)> = Vec::new();
         let mut items: Vec<(u32, u32)> = Vec::new();
         for (i, &p) in order.iter().enumerate() {
@@ -527,7 +629,7 @@ impl<'s, 'a> Router<'s, 'a> {
                 while e < end && tiling.block_key(set.dest(e)) == key {
                     e += 1;
                 }
-                if !self.visited[(self.mark)(p, s)] {
+                if (s..e).any(|slot| !self.visited[(self.mark)(p, slot)]) {
                     let dest = set.dest(s);
                     let (bx, by) = (
                         dest % tiling.side / tiling.beta,
@@ -537,9 +639,11 @@ impl<'s, 'a> Router<'s, 'a> {
                     candidates.push((
                         i,
                         Selection {
-                            block_node: (by * tiling.beta) * tiling.side + bx * tiling.beta,
+                            block,
+                            origin: (by * tiling.beta) * tiling.side + bx * tiling.beta,
                             lo: s,
                             hi: e,
+                            stamp: 0,
                         },
                     ));
                     items.push((at, block));
@@ -560,11 +664,15 @@ impl<'s, 'a> Router<'s, 'a> {
             order.iter().map(|&p| (p, Vec::new())).collect();
         for ((i, mut sel), &r) in candidates.into_iter().zip(&ranks.rank) {
             if r < per_block {
-                let (cx, cy) = cycle[r as usize];
-                sel.block_node += cy * tiling.side + cx;
                 let p = order[i];
+                sel.stamp = self.stamps;
+                self.stamps += 1;
                 for slot in sel.lo..sel.hi {
-                    self.visited[(self.mark)(p, slot)] = true;
+                    let m = (self.mark)(p, slot);
+                    if !self.visited[m] {
+                        self.visited[m] = true;
+                        self.owner[m] = sel.stamp;
+                    }
                 }
                 out[i].1.push(sel);
             }
@@ -572,9 +680,10 @@ impl<'s, 'a> Router<'s, 'a> {
         Ok(out)
     }
 
-    /// Step 2b: every copy walks once round its block's Hamiltonian cycle, delivering where it is
-    /// a destination.
-    fn circulate(&mut self, copies: &[PacketId], tiling: Tiling) -> Result<(), SimError> {
+    /// Step 2b: every copy walks once round its block's Hamiltonian cycle, delivering at the
+    /// destinations its selection marked (a destination visited in an earlier phase, when the
+    /// blocks were smaller, is passed by).
+    fn circulate(&mut self, copies: &[PacketCopy], tiling: Tiling) -> Result<(), SimError> {
         let cycle = grid_cycle(tiling.beta);
         let side = tiling.side;
         let local = |node: u32| (node % side % tiling.beta, node / side % tiling.beta);
@@ -583,15 +692,17 @@ impl<'s, 'a> Router<'s, 'a> {
             index[(y * tiling.beta + x) as usize] = i;
         }
         for hop in 0..cycle.len() {
-            for &p in copies {
-                self.sim.deliver_here(p)?;
+            for c in copies {
+                let (owner, mark) = (&self.owner, self.mark);
+                self.sim
+                    .deliver_here_if(c.packet, |slot| owner[mark(c.master, slot)] == c.stamp)?;
             }
             if hop + 1 == cycle.len() {
                 break;
             }
             let moves: Vec<(PacketId, u32)> = copies
                 .iter()
-                .map(|&p| {
+                .map(|&PacketCopy { packet: p, .. }| {
                     let at = self.sim.at(p);
                     let (lx, ly) = local(at);
                     let (nx, ny) =

@@ -46,8 +46,13 @@
 //! assert!(sim.totals().steps <= sort::step_bound(4, 1));
 //! ```
 
+use std::fmt;
+use std::str::FromStr;
+
 use super::engine::{PacketId, Sim};
+use super::prefix::{self, Order, Totals};
 use super::SimError;
+use crate::error::InputError;
 
 /// The snake along which a region's sorted order runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +115,128 @@ pub fn shearsort(
         }
     }
     Ok(sorter.ranks(packets))
+}
+
+/// Ranks `items` — (packet, key) pairs, at most `k` packets per node — among the items of the
+/// same key in each region of side `region`, as seed 004 does it ("sort the packets by their
+/// group index and rank them separately within each group", §4 Step 1 and §5 Step 2): the packets
+/// are sorted by key with [`shearsort`] (row-major snake), every node learns its snake
+/// predecessor's last key (one step, one word per link) and so which of its packets start a key's
+/// run, and a prefix computation of the runs' start positions (maximum) along the snake gives
+/// every packet the start of its run. Returns, in input order, each packet's rank in its key and
+/// its sorted position in its region (node rank / k of the snake, slot rank mod k); the packets
+/// stay at their sorted places.
+pub fn rank(
+    sim: &mut Sim<'_>,
+    items: &[(PacketId, u32)],
+    region: u32,
+    k: u32,
+) -> Result<Vec<(u32, u32)>, SimError> {
+    let keyed: Vec<(PacketId, u64)> = items.iter().map(|&(p, key)| (p, u64::from(key))).collect();
+    let sorted = shearsort(sim, &keyed, region, k, SnakeOrder::RowMajor)?;
+    let side = sim.set().side();
+    let per_row = side / region;
+    let slots = (region * region * k) as usize;
+    let region_of = |v: u32| ((v / side / region) * per_row + v % side / region) as usize;
+    // The key at every sorted position of every region (u32::MAX: an empty slot).
+    let mut key_at = vec![u32::MAX; per_row as usize * per_row as usize * slots];
+    for (&(p, q), &(_, key)) in sorted.iter().zip(items) {
+        key_at[region_of(sim.at(p)) * slots + q as usize] = key;
+    }
+    let regions = u64::from(per_row) * u64::from(per_row);
+    sim.word_steps(1, regions * (u64::from(region) * u64::from(region) - 1))?;
+    let starts_run =
+        |r: usize, q: usize| q == 0 || key_at[r * slots + q - 1] != key_at[r * slots + q];
+    let mut starts = vec![0u32; side as usize * side as usize];
+    for &(p, q) in &sorted {
+        let v = sim.at(p);
+        if starts_run(region_of(v), q as usize) {
+            starts[v as usize] = starts[v as usize].max(q);
+        }
+    }
+    let runs = prefix::scan(
+        sim,
+        region,
+        Order::Snake,
+        1,
+        &starts,
+        0,
+        u32::max,
+        Totals::Local,
+    )?;
+    Ok(sorted
+        .iter()
+        .map(|&(p, q)| {
+            let v = sim.at(p);
+            let first_slot = q - q % k;
+            let here = (first_slot..=q)
+                .rev()
+                .find(|&q2| starts_run(region_of(v), q2 as usize));
+            (q - here.unwrap_or(0).max(runs.before(v, 0)), q)
+        })
+        .collect())
+}
+
+/// How the constant-buffer algorithms rank packets by a key (a group, a block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ranking {
+    /// As seed 004 says: sort the packets by key, then rank each key's run ([`rank`]); the
+    /// packets move to their sorted places.
+    #[default]
+    Sort,
+    /// Pipelined prefix sums of the keys' counts ([`prefix::rank`]): the same kind of ranks in
+    /// O(keys + s) steps, and no packet moves.
+    Prefix,
+}
+
+impl Ranking {
+    /// The packets the algorithms' rankings hold at one node at most.
+    pub const K: u32 = 2;
+
+    /// Ranks `items` (key < `keys`) among their key's items in every region of side `region`.
+    pub fn rank(
+        self,
+        sim: &mut Sim<'_>,
+        items: &[(PacketId, u32)],
+        keys: u32,
+        region: u32,
+    ) -> Result<Vec<u32>, SimError> {
+        match self {
+            Ranking::Sort => Ok(rank(sim, items, region, Self::K)?
+                .into_iter()
+                .map(|(r, _)| r)
+                .collect()),
+            Ranking::Prefix => {
+                let at: Vec<(u32, u32)> = items.iter().map(|&(p, key)| (sim.at(p), key)).collect();
+                Ok(prefix::rank(sim, region, Order::RowMajor, keys, &at, Totals::Local)?.rank)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Ranking {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ranking::Sort => "sort",
+            Ranking::Prefix => "prefix",
+        })
+    }
+}
+
+impl FromStr for Ranking {
+    type Err = InputError;
+
+    fn from_str(s: &str) -> Result<Ranking, InputError> {
+        match s {
+            "sort" => Ok(Ranking::Sort),
+            "prefix" => Ok(Ranking::Prefix),
+            _ => Err(InputError::Setting {
+                name: "ranking",
+                value: s.to_string(),
+                allowed: "sort or prefix",
+            }),
+        }
+    }
 }
 
 /// The coordinate along which a line runs.
