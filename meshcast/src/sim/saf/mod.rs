@@ -25,6 +25,35 @@
 //! assert!(run.steps >= 1);
 //! ```
 
+/// `Display` and `FromStr` for a setting's enum, from one table of variants and names; a name
+/// not in the table is an [`crate::error::InputError::Setting`] naming what is allowed.
+macro_rules! named_setting {
+    ($ty:ident, $setting:literal, $allowed:literal, { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(match self {
+                    $($ty::$variant => $name),+
+                })
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = crate::error::InputError;
+
+            fn from_str(s: &str) -> Result<$ty, crate::error::InputError> {
+                match s {
+                    $($name => Ok($ty::$variant),)+
+                    _ => Err(crate::error::InputError::Setting {
+                        name: $setting,
+                        value: s.to_string(),
+                        allowed: $allowed,
+                    }),
+                }
+            }
+        }
+    };
+}
+
 pub mod broadcast;
 pub mod deterministic;
 pub mod engine;

@@ -49,13 +49,9 @@
 //! assert!(sim.totals().steps <= permute::step_bound(4, 1));
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::engine::{Arrival, PacketId, Sim};
 use super::sort::{self, SnakeOrder};
 use super::SimError;
-use crate::error::InputError;
 
 /// How the constant-buffer algorithms (§4, §5 and their Lemma 1) route their permutations: every
 /// one of them is a (2, 2)-routing (at most two packets leave or reach a node).
@@ -88,30 +84,10 @@ impl Permutation {
     }
 }
 
-impl fmt::Display for Permutation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Permutation::Sorted => "sorted",
-            Permutation::Greedy => "greedy",
-        })
-    }
-}
-
-impl FromStr for Permutation {
-    type Err = InputError;
-
-    fn from_str(s: &str) -> Result<Permutation, InputError> {
-        match s {
-            "sorted" => Ok(Permutation::Sorted),
-            "greedy" => Ok(Permutation::Greedy),
-            _ => Err(InputError::Setting {
-                name: "permutation",
-                value: s.to_string(),
-                allowed: "sorted or greedy",
-            }),
-        }
-    }
-}
+named_setting!(Permutation, "permutation", "sorted or greedy", {
+    Sorted => "sorted",
+    Greedy => "greedy",
+});
 
 /// The most packets [`route`] puts in a node's buffer (unbounded buffers, the node holding no
 /// packet outside the routing): 4k + 4.

@@ -46,13 +46,9 @@
 //! assert!(sim.totals().steps <= sort::step_bound(4, 1));
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::engine::{PacketId, Sim};
 use super::prefix::{self, Order, Totals};
 use super::SimError;
-use crate::error::InputError;
 
 /// The snake along which a region's sorted order runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,30 +210,10 @@ impl Ranking {
     }
 }
 
-impl fmt::Display for Ranking {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Ranking::Sort => "sort",
-            Ranking::Prefix => "prefix",
-        })
-    }
-}
-
-impl FromStr for Ranking {
-    type Err = InputError;
-
-    fn from_str(s: &str) -> Result<Ranking, InputError> {
-        match s {
-            "sort" => Ok(Ranking::Sort),
-            "prefix" => Ok(Ranking::Prefix),
-            _ => Err(InputError::Setting {
-                name: "ranking",
-                value: s.to_string(),
-                allowed: "sort or prefix",
-            }),
-        }
-    }
-}
+named_setting!(Ranking, "ranking", "sort or prefix", {
+    Sort => "sort",
+    Prefix => "prefix",
+});
 
 /// The coordinate along which a line runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
