@@ -50,6 +50,7 @@
 //! ```
 
 use super::engine::{Arrival, PacketId, Sim};
+use super::prefix;
 use super::sort::{self, SnakeOrder};
 use super::SimError;
 
@@ -112,7 +113,7 @@ pub fn route(
     k: u32,
 ) -> Result<(), SimError> {
     let side = sim.set().side();
-    sort::check_region(side, region)?;
+    prefix::check_region(side, region)?;
     let mut received = vec![0u32; side as usize * side as usize];
     let mut keyed = Vec::with_capacity(moves.len());
     for &(p, target) in moves {

@@ -39,6 +39,7 @@
 //! ```
 
 use super::engine::Sim;
+use super::sort::SnakeOrder;
 use super::SimError;
 
 /// The order in which a region's nodes are summed.
@@ -69,13 +70,7 @@ struct Regions {
 
 impl Regions {
     fn new(side: u32, s: u32, order: Order) -> Result<Regions, SimError> {
-        if s == 0 || side % s != 0 {
-            return Err(SimError::setting(
-                "prefix region side",
-                s,
-                "a divisor of the mesh side",
-            ));
-        }
+        check_region(side, s)?;
         Ok(Regions { side, s, order })
     }
 
@@ -92,15 +87,9 @@ impl Regions {
     /// The position of `node` in its region's order.
     fn position(self, node: u32) -> u32 {
         let (lx, ly) = (node % self.side % self.s, node / self.side % self.s);
-        ly * self.s + self.column_position(lx, ly)
-    }
-
-    /// The position along its row of local column `lx` in local row `ly`.
-    fn column_position(self, lx: u32, ly: u32) -> u32 {
-        if self.reversed(ly) {
-            self.s - 1 - lx
-        } else {
-            lx
+        match self.order {
+            Order::RowMajor => ly * self.s + lx,
+            Order::Snake => SnakeOrder::RowMajor.index(self.s, lx, ly),
         }
     }
 
@@ -347,24 +336,26 @@ pub fn rank(
     })
 }
 
+/// Regions of side `s` must tessellate a mesh of side `side`.
+pub(super) fn check_region(side: u32, s: u32) -> Result<(), SimError> {
+    if s == 0 || side % s != 0 {
+        return Err(SimError::setting(
+            "region side",
+            s,
+            "a divisor of the mesh side, at least 1",
+        ));
+    }
+    Ok(())
+}
+
 /// The position of `node` along the snake of the whole mesh (row 0 left to right, row 1 right
 /// to left, …).
 pub fn snake_position(side: u32, node: u32) -> u32 {
-    Regions {
-        side,
-        s: side,
-        order: Order::Snake,
-    }
-    .position(node)
+    SnakeOrder::RowMajor.index(side, node % side, node / side)
 }
 
 /// The node at position `pos` of the snake of the whole mesh.
 pub fn snake_node(side: u32, pos: u32) -> u32 {
-    let (y, q) = (pos / side, pos % side);
-    let regions = Regions {
-        side,
-        s: side,
-        order: Order::Snake,
-    };
-    regions.node(0, regions.column_position(q, y), y)
+    let (x, y) = SnakeOrder::RowMajor.local(side, pos);
+    y * side + x
 }

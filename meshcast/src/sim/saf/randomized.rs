@@ -42,7 +42,7 @@ use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
 use super::permute::Permutation;
 use super::prefix::{self, Order, Totals};
-use super::sort::{self, Ranking};
+use super::sort::{self, Ranking, SnakeOrder};
 use super::theorem2::partition;
 use super::{lemma1, SimError};
 use crate::experiment::workload::seeded;
@@ -204,12 +204,6 @@ fn grid_cycle(s: u32) -> Vec<(u32, u32)> {
     }
     cycle.extend((1..s).rev().map(|y| (0, y)));
     cycle
-}
-
-/// Position `q` of the snake through an s × s tile, as local coordinates.
-fn snake(s: u32, q: u32) -> (u32, u32) {
-    let (y, i) = (q / s, q % s);
-    (if y % 2 == 0 { i } else { s - 1 - i }, y)
 }
 
 /// What a tile visit does: `substeps` times, `instances` t-migration instances, then the
@@ -547,7 +541,7 @@ impl<'s, 'a> Router<'s, 'a> {
         }
         let firsts = self.sim.replicate(&heads)?;
         let snake_node = |t: u32, q: u32| {
-            let (lx, ly) = snake(tiling.tile, q);
+            let (lx, ly) = SnakeOrder::RowMajor.local(tiling.tile, q);
             tiling.node(t, lx, ly)
         };
         let moves: Vec<(PacketId, u32)> = firsts

@@ -247,7 +247,7 @@ impl Sorter {
         order: SnakeOrder,
     ) -> Result<Sorter, SimError> {
         let side = sim.set().side();
-        check_region(side, s)?;
+        prefix::check_region(side, s)?;
         if k == 0 {
             return Err(SimError::setting("slots per node", 0, "at least 1"));
         }
@@ -380,18 +380,6 @@ impl Sorter {
         }
         packets.iter().map(|&(p, _)| (p, rank[p.index()])).collect()
     }
-}
-
-/// Regions of side `s` must tessellate a mesh of side `side`.
-pub(super) fn check_region(side: u32, s: u32) -> Result<(), SimError> {
-    if s == 0 || side % s != 0 {
-        return Err(SimError::setting(
-            "region side",
-            s,
-            "a divisor of the mesh side, at least 1",
-        ));
-    }
-    Ok(())
 }
 
 fn entry(p: PacketId, key: u64) -> u128 {
