@@ -7,20 +7,37 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
+use std::time::Duration;
+
 use super::api::{MAX_BODY, MAX_NODES};
-use super::router;
+use super::guard::Hosts;
+use super::{router, Limits};
 use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs};
 
 const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
 
-/// Status, content type and body of `method path` with `body`.
+/// The limits of `meshcast serve` on 127.0.0.1 with the default flags (two workers).
+fn limits() -> Limits {
+    Limits {
+        hosts: Hosts::new([127, 0, 0, 1].into(), &[]),
+        max_connections: 128,
+        header_timeout: Duration::from_secs(10),
+        request_timeout: Duration::from_secs(30),
+        workers: 2,
+        queue: 8,
+    }
+}
+
+/// Status, content type and body of `method path` with `body`, sent as the page sends it.
 async fn call(method: &str, path: &str, body: &str) -> (StatusCode, String, String) {
     let request = Request::builder()
         .method(method)
         .uri(path)
+        .header(header::HOST, "127.0.0.1:8080")
+        .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(body.to_string()))
         .unwrap();
-    let response = router().oneshot(request).await.unwrap();
+    let response = router(limits()).oneshot(request).await.unwrap();
     let status = response.status();
     let kind = response
         .headers()
