@@ -116,12 +116,16 @@ pub async fn guard(State(shared): State<Shared>, request: Request, next: Next) -
 /// The request's host, origin, content type and length, or why it is refused.
 fn check(hosts: &Hosts, request: &Request) -> Result<(), ApiError> {
     let headers = request.headers();
-    let host = text(headers, &header::HOST).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "no Host header: the server answers only requests that name it",
-        )
-    })?;
+    let mut hosts_named = headers.get_all(header::HOST).iter();
+    let host = match (hosts_named.next(), hosts_named.next()) {
+        (Some(host), None) => host.to_str().unwrap_or(""),
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "the server answers only requests with one Host header that names it",
+            ))
+        }
+    };
     let mut named = std::iter::once(host).chain(request.uri().authority().map(|a| a.as_str()));
     if let Some(foreign) = named.find(|h| !hosts.allows(h)) {
         return Err(ApiError::new(

@@ -184,14 +184,17 @@ async fn serve(listener: TcpListener, limits: &Limits, shutdown: impl Future<Out
             http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         let mut stopping = stopping.clone();
         tokio::spawn(async move {
-            let mut connection = pin!(connection);
-            tokio::select! {
-                _ = connection.as_mut() => {}
-                _ = stopping.changed() => {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
+            {
+                let mut connection = pin!(connection);
+                tokio::select! {
+                    _ = connection.as_mut() => {}
+                    _ = stopping.changed() => {
+                        connection.as_mut().graceful_shutdown();
+                        let _ = connection.await;
+                    }
                 }
             }
+            // The socket is closed by now: only then may the next client in.
             drop(place);
         });
     }
