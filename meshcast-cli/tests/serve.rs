@@ -298,6 +298,27 @@ fn an_idle_connection_is_closed() {
 }
 
 #[test]
+fn a_client_that_stops_reading_is_cut_off() {
+    let server = Server::with(SMALL);
+    let mut stream = server.connect();
+    // 400 requests for the 37 KB script in one go (15 MB of answers, more than the sockets
+    // buffer), then nothing read for long after --request-timeout (1 s).
+    let ask = format!("GET /app.js HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    stream.write_all(ask.repeat(400).as_bytes()).unwrap();
+    thread::sleep(Duration::from_secs(5));
+    let mut answers = Vec::new();
+    let ended = match stream.read_to_end(&mut answers) {
+        Ok(_) => true,
+        Err(e) => e.kind() == ErrorKind::ConnectionReset,
+    };
+    assert!(ended, "the connection is still open");
+    let served = String::from_utf8_lossy(&answers)
+        .matches("HTTP/1.1 200 OK")
+        .count();
+    assert!(served < 400, "every answer was written");
+}
+
+#[test]
 fn idle_connections_at_the_cap_do_not_lock_clients_out() {
     let server = Server::with(SMALL);
     // As many silent connections as --max-connections allows.

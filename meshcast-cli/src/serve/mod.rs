@@ -9,12 +9,14 @@
 //! process on the machine, can reach it; so it is bounded everywhere ([`Limits`]): the
 //! [`guard`] refuses requests of other sites and oversized bodies, a connection must send its
 //! header within `--header-timeout` (and is closed after as long idle), at most
-//! `--max-connections` are open at once, bodies must arrive within `--request-timeout`, and
-//! heavy work waits in a bounded [`queue`] that answers 503 when full.
+//! `--max-connections` are open at once, bodies must arrive within `--request-timeout` (and
+//! answers be read: [`stall`]), and heavy work waits in a bounded [`queue`] that answers 503
+//! when full.
 
 mod api;
 mod guard;
 mod queue;
+mod stall;
 #[cfg(test)]
 mod tests;
 
@@ -40,6 +42,7 @@ use crate::args::ServeArgs;
 use crate::output;
 use guard::Hosts;
 use queue::WorkQueue;
+use stall::StallLimit;
 
 /// The page and its assets, compiled in so the binary is all a user needs.
 const INDEX_HTML: &str = include_str!("../../web/index.html");
@@ -58,7 +61,8 @@ pub struct Limits {
     pub max_connections: usize,
     /// Longest time to receive a request's header, and longest idle time between requests.
     pub header_timeout: Duration,
-    /// Longest time to receive a request's body, and to wait for a worker.
+    /// Longest time to receive a request's body, to wait for a worker, and for the client to
+    /// read any of its answer.
     pub request_timeout: Duration,
     /// Routing requests computed at once.
     pub workers: usize,
@@ -180,8 +184,8 @@ async fn serve(listener: TcpListener, limits: &Limits, shutdown: impl Future<Out
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
-        let connection =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let io = StallLimit::new(TokioIo::new(stream), limits.request_timeout);
+        let connection = http.serve_connection(io, TowerToHyperService::new(app.clone()));
         let mut stopping = stopping.clone();
         tokio::spawn(async move {
             {
