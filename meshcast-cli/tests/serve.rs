@@ -246,6 +246,17 @@ fn a_huge_content_length_is_refused_without_waiting_for_the_body() {
 }
 
 #[test]
+fn a_huge_header_is_431() {
+    let server = Server::with(SMALL);
+    let (head, _) = server.exchange(&format!(
+        "GET / HTTP/1.1\r\nHost: {}\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
+        server.addr,
+        "a".repeat(40_000)
+    ));
+    assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
+}
+
+#[test]
 fn a_slow_header_is_cut_off() {
     let server = Server::with(SMALL);
     let mut stream = server.connect();

@@ -49,7 +49,8 @@ const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 
-/// Largest request header hyper buffers (its minimum is 8 KiB); browsers send under 4 KiB.
+/// Largest request header (431 beyond), and hyper's read buffer (its minimum is 8 KiB);
+/// browsers send headers under 4 KiB.
 const MAX_HEADER: usize = 32 * 1024;
 
 /// The server's bounds, from the flags of `meshcast serve`.
@@ -163,6 +164,7 @@ async fn serve(listener: TcpListener, limits: &Limits, shutdown: impl Future<Out
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
+        .max_header_size(MAX_HEADER)
         .max_buf_size(MAX_HEADER);
     let (stop, stopping) = watch::channel(());
     let mut shutdown = pin!(shutdown);
