@@ -11,6 +11,7 @@ use std::time::Duration;
 
 const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
 const ROUTE: &str = r#"{"topology": "mesh:8x8", "dests": "1,1", "algo": "vh"}"#;
+const JSON: &str = "Content-Type: application/json\r\n";
 
 /// Limits small enough that every attack below is over in a second or two.
 const SMALL: &[&str] = &[
@@ -63,12 +64,11 @@ impl Server {
 
     /// Status line and body of one HTTP/1.1 request.
     fn request(&self, method: &str, path: &str, body: &str) -> (String, String) {
-        let (head, body) = self.exchange(&format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr,
+        let headers = format!(
+            "{JSON}Content-Length: {}\r\nConnection: close\r\n",
             body.len()
-        ));
+        );
+        let (head, body) = self.exchange(&self.raw(&format!("{method} {path}"), &headers, body));
         assert!(
             !head
                 .to_ascii_lowercase()
@@ -86,6 +86,30 @@ impl Server {
             .set_read_timeout(Some(Duration::from_secs(60)))
             .unwrap();
         stream
+    }
+
+    /// The text of `method_path` (`POST /api/route`) to this server with these header lines and
+    /// `body`.
+    fn raw(&self, method_path: &str, headers: &str, body: &str) -> String {
+        format!(
+            "{method_path} HTTP/1.1\r\nHost: {}\r\n{headers}\r\n{body}",
+            self.addr
+        )
+    }
+
+    /// `body` posted to `/api/route` with these header lines: the answer's header and body.
+    fn post(&self, headers: &str, body: &str) -> (String, String) {
+        let length = format!("Content-Length: {}\r\nConnection: close\r\n", body.len());
+        self.exchange(&self.raw("POST /api/route", &format!("{headers}{length}"), body))
+    }
+
+    /// The answer to a POST of `length` bytes of which only `part` is sent.
+    fn post_part(&self, length: usize, part: &str) -> (String, String) {
+        let mut stream = self.connect();
+        let headers = format!("{JSON}Content-Length: {length}\r\n");
+        let raw = self.raw("POST /api/route", &headers, part);
+        stream.write_all(raw.as_bytes()).unwrap();
+        answer(&mut stream)
     }
 
     /// Send `raw` and read until the server closes: the answer's header and body.
@@ -201,24 +225,13 @@ fn requests_of_other_sites_are_refused() {
     let (head, body) = server.exchange(get);
     assert!(head.starts_with("HTTP/1.1 421 "), "{head}");
     assert!(body.contains("Host 'evil.example:80'"), "{body}");
-    let post = |headers: &str| {
-        let (head, _) = server.exchange(&format!(
-            "POST /api/route HTTP/1.1\r\nHost: {}\r\n{headers}Content-Length: {}\r\n\
-             Connection: close\r\n\r\n{ROUTE}",
-            server.addr,
-            ROUTE.len()
-        ));
-        head
-    };
+    let post = |headers: &str| server.post(headers, ROUTE).0;
     assert!(post("Content-Type: text/plain\r\n").starts_with("HTTP/1.1 415 "));
     let form = "Content-Type: application/x-www-form-urlencoded\r\n";
     assert!(post(form).starts_with("HTTP/1.1 415 "));
-    let evil = "Content-Type: application/json\r\nOrigin: http://evil.example\r\n";
-    assert!(post(evil).starts_with("HTTP/1.1 403 "));
-    let own = format!(
-        "Content-Type: application/json\r\nOrigin: http://{}\r\n",
-        server.addr
-    );
+    let evil = format!("{JSON}Origin: http://evil.example\r\n");
+    assert!(post(&evil).starts_with("HTTP/1.1 403 "));
+    let own = format!("{JSON}Origin: http://{}\r\n", server.addr);
     let head = post(&own);
     assert!(head.starts_with("HTTP/1.1 200 "), "{head}");
     let head = head.to_ascii_lowercase();
@@ -232,15 +245,7 @@ fn requests_of_other_sites_are_refused() {
 #[test]
 fn a_huge_content_length_is_refused_without_waiting_for_the_body() {
     let server = Server::with(SMALL);
-    let mut stream = server.connect();
-    write!(
-        stream,
-        "POST /api/route HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Content-Length: 10000000\r\n\r\n{{",
-        server.addr
-    )
-    .unwrap();
-    let (head, body) = answer(&mut stream);
+    let (head, body) = server.post_part(10_000_000, "{");
     assert!(head.starts_with("HTTP/1.1 413 "), "{head}");
     assert!(body.contains("Content-Length 10000000"), "{body}");
 }
@@ -248,11 +253,8 @@ fn a_huge_content_length_is_refused_without_waiting_for_the_body() {
 #[test]
 fn a_huge_header_is_431() {
     let server = Server::with(SMALL);
-    let (head, _) = server.exchange(&format!(
-        "GET / HTTP/1.1\r\nHost: {}\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
-        server.addr,
-        "a".repeat(40_000)
-    ));
+    let big = format!("X-Big: {}\r\nConnection: close\r\n", "a".repeat(40_000));
+    let (head, _) = server.exchange(&server.raw("GET /", &big, ""));
     assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
 }
 
@@ -277,17 +279,7 @@ fn a_slow_header_is_cut_off() {
 #[test]
 fn a_slow_body_is_408() {
     let server = Server::with(SMALL);
-    let mut stream = server.connect();
-    write!(
-        stream,
-        "POST /api/route HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{}",
-        server.addr,
-        ROUTE.len(),
-        &ROUTE[..5]
-    )
-    .unwrap();
-    let (head, body) = answer(&mut stream);
+    let (head, body) = server.post_part(ROUTE.len(), &ROUTE[..5]);
     assert!(head.starts_with("HTTP/1.1 408 "), "{head}");
     assert!(body.contains("--request-timeout"), "{body}");
 }
@@ -296,12 +288,8 @@ fn a_slow_body_is_408() {
 fn an_idle_connection_is_closed() {
     let server = Server::with(SMALL);
     let mut stream = server.connect();
-    write!(
-        stream,
-        "GET /api/algos HTTP/1.1\r\nHost: {}\r\n\r\n",
-        server.addr
-    )
-    .unwrap();
+    let raw = server.raw("GET /api/algos", "", "");
+    stream.write_all(raw.as_bytes()).unwrap();
     let (head, _) = answer(&mut stream);
     assert!(head.starts_with("HTTP/1.1 200 "), "{head}");
     // Kept alive, then nothing more: closed after --header-timeout.
@@ -314,7 +302,7 @@ fn a_client_that_stops_reading_is_cut_off() {
     let mut stream = server.connect();
     // 400 requests for the 37 KB script in one go (15 MB of answers, more than the sockets
     // buffer), then nothing read for long after --request-timeout (1 s).
-    let ask = format!("GET /app.js HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    let ask = server.raw("GET /app.js", "", "");
     stream.write_all(ask.repeat(400).as_bytes()).unwrap();
     thread::sleep(Duration::from_secs(5));
     let mut answers = Vec::new();
@@ -367,16 +355,7 @@ fn a_flood_of_heavy_requests_gets_503_and_the_server_survives() {
     );
     let answers: Vec<(String, String)> = thread::scope(|scope| {
         let flood: Vec<_> = (0..6)
-            .map(|_| {
-                scope.spawn(|| {
-                    server.exchange(&format!(
-                        "POST /api/route HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\
-                         \r\nContent-Length: {}\r\nConnection: close\r\n\r\n{heavy}",
-                        server.addr,
-                        heavy.len()
-                    ))
-                })
-            })
+            .map(|_| scope.spawn(|| server.post(JSON, &heavy)))
             .collect();
         flood.into_iter().map(|t| t.join().unwrap()).collect()
     });

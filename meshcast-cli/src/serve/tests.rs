@@ -352,6 +352,13 @@ fn from_page(
 
 const ROUTE: &str = r#"{"topology": "mesh:8x8", "dests": "1,1", "algo": "vh"}"#;
 
+/// The status of a route request from the page with these headers in place of its own.
+async fn route_status(headers: &[(header::HeaderName, &str)]) -> StatusCode {
+    send(from_page("POST", "/api/route", ROUTE, headers))
+        .await
+        .0
+}
+
 #[test]
 fn hosts_are_loopback_names_the_bound_address_and_allowed_names() {
     let loopback = Hosts::new([127, 0, 0, 1].into(), &["MyBox.local.".to_string()]);
@@ -409,13 +416,10 @@ async fn a_foreign_host_is_refused_with_421() {
     }
     let nameless = Request::get("/").body(Body::empty()).unwrap();
     assert_eq!(send(nameless).await.0, StatusCode::BAD_REQUEST);
-    let post = from_page(
-        "POST",
-        "/api/route",
-        ROUTE,
-        &[(header::HOST, "evil.example")],
+    assert_eq!(
+        route_status(&[(header::HOST, "evil.example")]).await,
+        StatusCode::MISDIRECTED_REQUEST
     );
-    assert_eq!(send(post).await.0, StatusCode::MISDIRECTED_REQUEST);
     let mut twice = from_page("GET", "/", "", &[]);
     let evil = header::HeaderValue::from_static("evil.example");
     twice.headers_mut().append(header::HOST, evil);
@@ -424,23 +428,18 @@ async fn a_foreign_host_is_refused_with_421() {
 
 #[tokio::test]
 async fn a_post_must_be_json_from_the_page_itself() {
-    let ok = from_page(
-        "POST",
-        "/api/route",
-        ROUTE,
-        &[(header::ORIGIN, "http://127.0.0.1:8080")],
-    );
-    assert_eq!(send(ok).await.0, StatusCode::OK);
-    let charset = [(header::CONTENT_TYPE, "Application/JSON; charset=utf-8")];
     assert_eq!(
-        send(from_page("POST", "/api/route", ROUTE, &charset))
-            .await
-            .0,
+        route_status(&[(header::ORIGIN, "http://127.0.0.1:8080")]).await,
         StatusCode::OK
     );
+    let charset = [(header::CONTENT_TYPE, "Application/JSON; charset=utf-8")];
+    assert_eq!(route_status(&charset).await, StatusCode::OK);
     for origin in ["http://evil.example", "null", "http://127.0.0.1:8081"] {
-        let cross = from_page("POST", "/api/route", ROUTE, &[(header::ORIGIN, origin)]);
-        assert_eq!(send(cross).await.0, StatusCode::FORBIDDEN, "{origin}");
+        assert_eq!(
+            route_status(&[(header::ORIGIN, origin)]).await,
+            StatusCode::FORBIDDEN,
+            "{origin}"
+        );
     }
     for kind in [
         "text/plain",
@@ -448,9 +447,8 @@ async fn a_post_must_be_json_from_the_page_itself() {
         "multipart/form-data; boundary=x",
         "application/jsonp",
     ] {
-        let simple = from_page("POST", "/api/route", ROUTE, &[(header::CONTENT_TYPE, kind)]);
         assert_eq!(
-            send(simple).await.0,
+            route_status(&[(header::CONTENT_TYPE, kind)]).await,
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "{kind}"
         );
@@ -465,21 +463,15 @@ async fn a_post_must_be_json_from_the_page_itself() {
 #[tokio::test]
 async fn a_long_content_length_is_refused_before_the_body_is_read() {
     // The body is short: the refusal comes from the header alone.
-    let long = from_page(
-        "POST",
-        "/api/route",
-        ROUTE,
-        &[(header::CONTENT_LENGTH, "10000000")],
+    assert_eq!(
+        route_status(&[(header::CONTENT_LENGTH, "10000000")]).await,
+        StatusCode::PAYLOAD_TOO_LARGE
     );
-    assert_eq!(send(long).await.0, StatusCode::PAYLOAD_TOO_LARGE);
     let length = ROUTE.len().to_string();
-    let exact = from_page(
-        "POST",
-        "/api/route",
-        ROUTE,
-        &[(header::CONTENT_LENGTH, &length)],
+    assert_eq!(
+        route_status(&[(header::CONTENT_LENGTH, &length)]).await,
+        StatusCode::OK
     );
-    assert_eq!(send(exact).await.0, StatusCode::OK);
 }
 
 #[tokio::test]
