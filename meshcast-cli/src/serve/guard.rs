@@ -33,10 +33,19 @@ pub struct Hosts {
     /// The address the server listens on.
     pub bound: IpAddr,
     /// Names given with `--allow-host`, in lower case.
-    pub names: Vec<String>,
+    names: Vec<String>,
 }
 
 impl Hosts {
+    /// The `--allow-host` names as the header compares them.
+    pub fn new(bound: IpAddr, names: &[String]) -> Hosts {
+        let names = names
+            .iter()
+            .map(|n| n.trim_end_matches('.').to_ascii_lowercase())
+            .collect();
+        Hosts { bound, names }
+    }
+
     /// Whether `host` (a `Host` header: a name or address, and maybe a port) names this server:
     /// `localhost` or a name under it, a loopback address, the bound address (any address if
     /// bound to all of them), or an allowed name.
@@ -55,15 +64,6 @@ impl Hosts {
             }
         }
     }
-
-    /// The `--allow-host` names as the header compares them.
-    pub fn new(bound: IpAddr, names: &[String]) -> Hosts {
-        let names = names
-            .iter()
-            .map(|n| n.trim_end_matches('.').to_ascii_lowercase())
-            .collect();
-        Hosts { bound, names }
-    }
 }
 
 /// The name or address of a `Host` header (`[::1]:8080` gives `::1`), if the port is a number.
@@ -71,7 +71,11 @@ fn without_port(host: &str) -> Option<&str> {
     let (name, port) = match host.strip_prefix('[') {
         Some(v6) => {
             let (address, rest) = v6.split_once(']')?;
-            (address, rest.strip_prefix(':'))
+            let port = match rest {
+                "" => None,
+                _ => Some(rest.strip_prefix(':')?),
+            };
+            (address, port)
         }
         None if host.matches(':').count() > 1 => return None,
         None => match host.split_once(':') {

@@ -384,6 +384,8 @@ fn hosts_are_loopback_names_the_bound_address_and_allowed_names() {
         "127.0.0.1:",
         "::1",
         "[::1",
+        "[::1]x",
+        "[::1]:",
         "",
         ":8080",
     ] {
