@@ -167,8 +167,9 @@ pub struct ServeArgs {
     /// authentication; a warning is printed on standard error).
     #[arg(long)]
     pub allow_remote: bool,
-    /// A host name the Host header may carry besides localhost and IP addresses (repeatable):
-    /// any other name is refused, so a DNS-rebinding page cannot reach the server.
+    /// A host name the Host header may carry besides localhost, loopback addresses and the
+    /// --bind address (repeatable): any other is refused (421), so a DNS-rebinding page cannot
+    /// reach the server.
     #[arg(long, value_name = "NAME")]
     pub allow_host: Vec<String>,
     /// Most connections open at once; further clients wait in the kernel's queue until one
@@ -179,8 +180,8 @@ pub struct ServeArgs {
     /// requests, before it is closed.
     #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub header_timeout: u32,
-    /// Seconds a request may take to send its body (408 after), and may wait for a worker
-    /// (503 after).
+    /// Seconds a request may take to send its body (408 after), may wait for a worker (503
+    /// after), and a client may read nothing of an answer (the connection is closed after).
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub request_timeout: u32,
     /// Routing requests computed at once (default: the number of cores); exact optima are

@@ -304,7 +304,7 @@ fn a_client_that_stops_reading_is_cut_off() {
     // buffer), then nothing read for long after --request-timeout (1 s).
     let ask = server.raw("GET /app.js", "", "");
     stream.write_all(ask.repeat(400).as_bytes()).unwrap();
-    thread::sleep(Duration::from_secs(5));
+    thread::sleep(Duration::from_secs(8));
     let mut answers = Vec::new();
     let ended = match stream.read_to_end(&mut answers) {
         Ok(_) => true,
