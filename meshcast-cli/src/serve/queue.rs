@@ -3,7 +3,7 @@
 //! Routing every algorithm on a large mesh takes up to a second of one core and a few hundred
 //! megabytes; sixteen at once took a server without this queue to 3.85 GB. A [`WorkQueue`]
 //! admits at most `workers + waiting` requests: `workers` of them compute (each on a blocking
-//! thread), the others wait for a worker, and one more is answered 503 at once. A request whose
+//! thread), the others wait for a worker, and any more are answered 503 at once. A request whose
 //! client goes away while it waits is dropped unrun; one that has started holds its place
 //! until it finishes, so the bound holds even for answers nobody reads.
 
