@@ -145,12 +145,14 @@ const SERVE_EXAMPLES: &str = "\
 The first line on standard output is the address served, e.g. http://127.0.0.1:8080/; the
 server runs until interrupted (Ctrl-C). API: GET /api/algos, GET /api/examples,
 POST /api/route (the fields of `meshcast route`, the JSON of `meshcast route --json`),
-POST /api/svg, POST /api/random (docs/WEB.md).
+POST /api/optima (what `meshcast route --optima --json` prints under `optima`), POST /api/svg,
+POST /api/random. A POST needs `Content-Type: application/json`; the Host header must name
+this machine by a loopback name or the bound address (docs/WEB.md).
 
 Examples:
   meshcast serve
   meshcast serve --port 0            # any free port; read the address from standard output
-  meshcast serve --bind 0.0.0.0 --allow-remote --port 8080";
+  meshcast serve --bind 0.0.0.0 --allow-remote --port 8080 --allow-host mybox.local";
 
 /// Flags of `meshcast serve`.
 #[derive(Debug, Args)]
@@ -162,9 +164,34 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: std::net::IpAddr,
     /// Allow --bind to name an address other machines can reach (the server has no
-    /// authentication).
+    /// authentication; a warning is printed on standard error).
     #[arg(long)]
     pub allow_remote: bool,
+    /// A host name the Host header may carry besides localhost, loopback addresses and the
+    /// --bind address (repeatable): any other is refused (421), so a DNS-rebinding page cannot
+    /// reach the server.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Most connections open at once; further clients wait in the kernel's queue until one
+    /// closes.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
+    /// Seconds a connection may take to send a request's header, and may stay idle between
+    /// requests, before it is closed.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    pub header_timeout: u32,
+    /// Seconds a request may take to send its body (408 after), may wait for a worker (503
+    /// after), and a client may read nothing of an answer (the connection is closed after).
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    pub request_timeout: u32,
+    /// Routing requests computed at once (default: the number of cores); exact optima are
+    /// computed one at a time besides.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub workers: Option<u32>,
+    /// Requests that may wait for a worker (for routing, and for optima each); more are
+    /// answered 503 at once.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1024))]
+    pub queue: u32,
 }
 
 const MSETS_EXAMPLES: &str = "\

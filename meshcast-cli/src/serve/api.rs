@@ -10,13 +10,13 @@
 //! byte for byte what `meshcast route --json` prints and an error is the same one line (naming
 //! the field as its flag, `--dests '9,9': …`). What the command line leaves to clap (value
 //! ranges, `--algo` or `--all`) is checked here. Bad input is a 4xx with `{"error": "…"}`; the
-//! body and the topology are bounded, and the routing runs on a blocking thread whose panic,
+//! body, the time to receive it and the topology are bounded, and the routing runs in the
+//! server's bounded [`WorkQueue`](super::queue::WorkQueue) on a blocking thread whose panic,
 //! should the library ever have one, becomes a 500 instead of taking the server down.
 
-use anyhow::{Context, Result};
+use anyhow::Context;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -29,11 +29,12 @@ use meshcast::topology::Shape;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use tokio::sync::Semaphore;
 
 use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
 use crate::report::{self, OptimaReport, RouteReport};
 use crate::{draw, text};
+
+use super::Shared;
 
 /// Largest request body: a request names at most [`MAX_NODES`] nodes of a few characters each.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -42,7 +43,7 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub const MAX_NODES: usize = 4096;
 
 /// `/api/…`, with JSON errors for unknown paths and oversized bodies.
-pub fn router() -> Router {
+pub fn router() -> Router<Shared> {
     Router::new()
         .route("/api/algos", get(algos))
         .route("/api/examples", get(examples))
@@ -62,32 +63,46 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn bad(message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
-            status: StatusCode::BAD_REQUEST,
+            status,
             message: message.into(),
         }
     }
 
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 503: the request may succeed if sent again a little later.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
     /// The status the command line's exit status stands for: bad input (2) is the client's
     /// fault, anything else (a library bug, 1) the server's.
-    fn of(e: &anyhow::Error) -> ApiError {
+    pub fn of(e: &anyhow::Error) -> ApiError {
         let status = match crate::exit_status(e) {
             2 => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        ApiError {
-            status,
-            message: format!("{e:#}"),
-        }
+        ApiError::new(status, format!("{e:#}"))
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let mut response = (self.status, Json(json!({ "error": self.message }))).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            let again = header::HeaderValue::from_static(RETRY_AFTER_SECS);
+            response.headers_mut().insert(header::RETRY_AFTER, again);
+        }
+        response
     }
 }
+
+/// The `Retry-After` of a 503: a routing request takes at most about a second.
+const RETRY_AFTER_SECS: &str = "1";
 
 type Answer = Result<Response, ApiError>;
 
@@ -97,12 +112,11 @@ fn json_text(text: String) -> Response {
 }
 
 async fn not_found() -> ApiError {
-    ApiError {
-        status: StatusCode::NOT_FOUND,
-        message: "no such API path; there are GET /api/algos, GET /api/examples, \
-                  POST /api/route, POST /api/optima, POST /api/svg and POST /api/random"
-            .to_string(),
-    }
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no such API path; there are GET /api/algos, GET /api/examples, POST /api/route, \
+         POST /api/optima, POST /api/svg and POST /api/random",
+    )
 }
 
 /// `GET /api/algos`: what `meshcast algos --json` prints.
@@ -157,27 +171,33 @@ struct RouteQuery {
 
 /// `POST /api/route`: one algorithm (`algo`) or every applicable one (`all: true`), answered
 /// with what `meshcast route --json` prints.
-async fn route(body: Result<Bytes, BytesRejection>) -> Answer {
-    let args = route_args(parse(body)?)?;
-    blocking(move || crate::route(&args)).await.map(json_text)
+async fn route(State(server): State<Shared>, request: Request) -> Answer {
+    let args = route_args(body(&server, request).await?)?;
+    server
+        .routing
+        .run(move || crate::route(&args))
+        .await
+        .map(json_text)
 }
 
 /// `POST /api/svg`: the drawing `meshcast route --svg` writes, for one algorithm.
-async fn svg(body: Result<Bytes, BytesRejection>) -> Answer {
-    let args = route_args(parse(body)?)?;
+async fn svg(State(server): State<Shared>, request: Request) -> Answer {
+    let args = route_args(body(&server, request).await?)?;
     let name = args
         .algo
         .clone()
         .ok_or_else(|| ApiError::bad("a drawing shows one algorithm: give \"algo\""))?;
-    let drawing = blocking(move || {
-        let request = crate::request(&args)?;
-        draw::check_drawable(request.shape())?;
-        let info = algo::find(&name).with_context(|| format!("--algo '{name}'"))?;
-        let report =
-            RouteReport::build(info, &request, args.schedule.into(), crate::models(&args))?;
-        Ok(draw::render(request.shape(), &report).to_string())
-    })
-    .await?;
+    let drawing = server
+        .routing
+        .run(move || {
+            let request = crate::request(&args)?;
+            draw::check_drawable(request.shape())?;
+            let info = algo::find(&name).with_context(|| format!("--algo '{name}'"))?;
+            let report =
+                RouteReport::build(info, &request, args.schedule.into(), crate::models(&args))?;
+            Ok(draw::render(request.shape(), &report).to_string())
+        })
+        .await?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], drawing).into_response())
 }
 
@@ -190,15 +210,10 @@ struct OptimaQuery {
     dests: String,
 }
 
-/// One exact-optima computation at a time: each takes up to a few seconds of one core (the
-/// solvers' own limits bound it), so a burst of requests waits here instead of taking every
-/// core from the routing. A request whose client has gone while it waits is dropped unrun.
-static OPTIMA_TURN: Semaphore = Semaphore::const_new(1);
-
 /// `POST /api/optima`: the exact optima of the request, what `meshcast route --optima --json`
 /// prints under `optima`. Kept apart from `/api/route` so the comparison never waits for them.
-async fn optima(body: Result<Bytes, BytesRejection>) -> Answer {
-    let q: OptimaQuery = parse(body)?;
+async fn optima(State(server): State<Shared>, request: Request) -> Answer {
+    let q: OptimaQuery = body(&server, request).await?;
     let args = route_args(RouteQuery {
         topology: q.topology,
         source: q.source,
@@ -213,15 +228,13 @@ async fn optima(body: Result<Bytes, BytesRejection>) -> Answer {
         header: None,
         td: None,
     })?;
-    let _turn = OPTIMA_TURN
-        .acquire()
+    server
+        .optima
+        .run(move || {
+            report::to_json(&OptimaReport::of(&crate::request(&args)?)).map_err(Into::into)
+        })
         .await
-        .expect("the semaphore is never closed");
-    blocking(move || {
-        report::to_json(&OptimaReport::of(&crate::request(&args)?)).map_err(Into::into)
-    })
-    .await
-    .map(json_text)
+        .map(json_text)
 }
 
 /// The body of `POST /api/random`.
@@ -236,8 +249,8 @@ struct RandomQuery {
 
 /// `POST /api/random`: `k` destinations drawn from `seed` by the library's workload generator
 /// (the stream `meshcast sweep` draws from), as a `dests` string.
-async fn random(body: Result<Bytes, BytesRejection>) -> Answer {
-    let query: RandomQuery = parse(body)?;
+async fn random(State(server): State<Shared>, request: Request) -> Answer {
+    let query: RandomQuery = body(&server, request).await?;
     let shape = bounded_shape(&query.topology)?;
     let source = match &query.source {
         Some(text) => shape.parse_node(text),
@@ -256,12 +269,27 @@ async fn random(body: Result<Bytes, BytesRejection>) -> Answer {
     Ok(Json(json!({ "dests": dests.join(" ") })).into_response())
 }
 
-/// The JSON body as `T`, or a 4xx naming what is wrong with it.
-fn parse<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body.map_err(|r| ApiError {
-        status: r.status(),
-        message: format!("request body: {} (at most {MAX_BODY} bytes)", r.body_text()),
-    })?;
+/// The JSON body as `T`, or a 4xx naming what is wrong with it: 408 if it does not arrive
+/// within the request timeout, 413 if it is too long.
+async fn body<T: DeserializeOwned>(server: &Shared, request: Request) -> Result<T, ApiError> {
+    let limit = server.limits.request_timeout;
+    let bytes = tokio::time::timeout(limit, Bytes::from_request(request, &()))
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "request body: not received within {} s (--request-timeout)",
+                    limit.as_secs()
+                ),
+            )
+        })?
+        .map_err(|r| {
+            ApiError::new(
+                r.status(),
+                format!("request body: {} (at most {MAX_BODY} bytes)", r.body_text()),
+            )
+        })?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
@@ -345,18 +373,5 @@ fn in_range(field: &str, value: Option<u32>, least: i64) -> Result<(), ApiError>
             "{field} {v}: expected {least} to {MAX_CYCLES}"
         ))),
         _ => Ok(()),
-    }
-}
-
-/// Run `work` on a blocking thread (routing is CPU work); its error or panic as an answer.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T> + Send + 'static,
-) -> Result<T, ApiError> {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(result) => result.map_err(|e| ApiError::of(&e)),
-        Err(join) => Err(ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: format!("internal error: the routing thread failed ({join})"),
-        }),
     }
 }

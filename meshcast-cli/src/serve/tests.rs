@@ -7,20 +7,36 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
-use super::api::{MAX_BODY, MAX_NODES};
-use super::router;
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use axum::response::IntoResponse;
+use tokio::task::JoinHandle;
+
+use super::api::{ApiError, MAX_BODY, MAX_NODES};
+use super::guard::Hosts;
+use super::queue::WorkQueue;
+use super::{router, Limits};
 use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs};
 
 const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
 
-/// Status, content type and body of `method path` with `body`.
+/// The limits of `meshcast serve` on 127.0.0.1 with the default flags (two workers).
+fn limits() -> Limits {
+    Limits {
+        hosts: Hosts::new([127, 0, 0, 1].into(), &[]),
+        max_connections: 128,
+        header_timeout: Duration::from_secs(10),
+        request_timeout: Duration::from_secs(30),
+        workers: 2,
+        queue: 8,
+    }
+}
+
+/// Status, content type and body of `method path` with `body`, sent as the page sends it.
 async fn call(method: &str, path: &str, body: &str) -> (StatusCode, String, String) {
-    let request = Request::builder()
-        .method(method)
-        .uri(path)
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = router().oneshot(request).await.unwrap();
+    let request = from_page(method, path, body, &[]);
+    let response = router(limits()).oneshot(request).await.unwrap();
     let status = response.status();
     let kind = response
         .headers()
@@ -304,4 +320,236 @@ async fn the_page_and_its_assets_are_served() {
     assert!(js.contains("/api/route"));
     let (status, kind, _) = call("GET", "/style.css", "").await;
     assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/css"));
+}
+
+/// Status and headers of `request` through the router with the default limits.
+async fn send(request: Request<Body>) -> (StatusCode, axum::http::HeaderMap) {
+    let response = router(limits()).oneshot(request).await.unwrap();
+    (response.status(), response.headers().clone())
+}
+
+/// `method path` with `body` as the page sends it (the server's own Host, a JSON body), with
+/// these headers in place of those.
+fn from_page(
+    method: &str,
+    path: &str,
+    body: &str,
+    headers: &[(header::HeaderName, &str)],
+) -> Request<Body> {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, "127.0.0.1:8080")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    for (name, value) in headers {
+        let value = header::HeaderValue::from_str(value).unwrap();
+        request.headers_mut().insert(name, value);
+    }
+    request
+}
+
+const ROUTE: &str = r#"{"topology": "mesh:8x8", "dests": "1,1", "algo": "vh"}"#;
+
+/// The status of a route request from the page with these headers in place of its own.
+async fn route_status(headers: &[(header::HeaderName, &str)]) -> StatusCode {
+    send(from_page("POST", "/api/route", ROUTE, headers))
+        .await
+        .0
+}
+
+#[test]
+fn hosts_are_loopback_names_the_bound_address_and_allowed_names() {
+    let loopback = Hosts::new([127, 0, 0, 1].into(), &["MyBox.local.".to_string()]);
+    for host in [
+        "localhost",
+        "LOCALHOST:8080",
+        "app.localhost:1",
+        "127.0.0.1:8080",
+        "127.5.5.5",
+        "[::1]:8080",
+        "[::1]",
+        "mybox.local:8080",
+        "mybox.local.",
+    ] {
+        assert!(loopback.allows(host), "{host}");
+    }
+    for host in [
+        "evil.example",
+        "evil.example:8080",
+        "localhost.evil.example",
+        "10.0.0.1:8080",
+        "127.0.0.1:http",
+        "127.0.0.1:",
+        "::1",
+        "[::1",
+        "[::1]x",
+        "[::1]:",
+        "",
+        ":8080",
+    ] {
+        assert!(!loopback.allows(host), "{host}");
+    }
+    let lan = Hosts::new([192, 168, 1, 5].into(), &[]);
+    assert!(lan.allows("192.168.1.5:8080") && lan.allows("localhost"));
+    assert!(!lan.allows("192.168.1.6:8080"));
+    let everywhere = Hosts::new([0, 0, 0, 0].into(), &[]);
+    assert!(everywhere.allows("192.168.1.6:8080") && everywhere.allows("[fe80::1]:8080"));
+    assert!(!everywhere.allows("evil.example:8080"));
+}
+
+#[tokio::test]
+async fn a_foreign_host_is_refused_with_421() {
+    for (host, uri) in [
+        ("evil.example:8080", "/"),
+        ("evil.example", "/api/algos"),
+        ("127.0.0.1:8080", "http://evil.example/api/algos"),
+    ] {
+        let request = Request::get(uri)
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .unwrap();
+        let response = router(limits()).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::MISDIRECTED_REQUEST, "{host}");
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let error: Value = serde_json::from_slice(&bytes).unwrap();
+        assert!(error["error"].as_str().unwrap().contains("evil.example"));
+    }
+    let nameless = Request::get("/").body(Body::empty()).unwrap();
+    assert_eq!(send(nameless).await.0, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        route_status(&[(header::HOST, "evil.example")]).await,
+        StatusCode::MISDIRECTED_REQUEST
+    );
+    let mut twice = from_page("GET", "/", "", &[]);
+    let evil = header::HeaderValue::from_static("evil.example");
+    twice.headers_mut().append(header::HOST, evil);
+    assert_eq!(send(twice).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_post_must_be_json_from_the_page_itself() {
+    assert_eq!(
+        route_status(&[(header::ORIGIN, "http://127.0.0.1:8080")]).await,
+        StatusCode::OK
+    );
+    let charset = [(header::CONTENT_TYPE, "Application/JSON; charset=utf-8")];
+    assert_eq!(route_status(&charset).await, StatusCode::OK);
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:8081"] {
+        assert_eq!(
+            route_status(&[(header::ORIGIN, origin)]).await,
+            StatusCode::FORBIDDEN,
+            "{origin}"
+        );
+    }
+    for kind in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonp",
+    ] {
+        assert_eq!(
+            route_status(&[(header::CONTENT_TYPE, kind)]).await,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "{kind}"
+        );
+    }
+    let untyped = Request::post("/api/route")
+        .header(header::HOST, "localhost:8080")
+        .body(Body::from(ROUTE))
+        .unwrap();
+    assert_eq!(send(untyped).await.0, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+}
+
+#[tokio::test]
+async fn a_long_content_length_is_refused_before_the_body_is_read() {
+    // The body is short: the refusal comes from the header alone.
+    assert_eq!(
+        route_status(&[(header::CONTENT_LENGTH, "10000000")]).await,
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
+    let length = ROUTE.len().to_string();
+    assert_eq!(
+        route_status(&[(header::CONTENT_LENGTH, &length)]).await,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let requests = [
+        from_page("GET", "/", "", &[]),
+        from_page("GET", "/api/algos", "", &[]),
+        from_page("POST", "/api/nothing", "", &[]),
+        from_page("GET", "/", "", &[(header::HOST, "evil.example")]),
+    ];
+    for request in requests {
+        let (_, headers) = send(request).await;
+        let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(
+            csp.starts_with("default-src 'none'; script-src 'self';"),
+            "{csp}"
+        );
+        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+        assert_eq!(headers[header::X_FRAME_OPTIONS], "DENY");
+    }
+}
+
+/// A queue of one worker and `waiting` places whose worker is busy until the returned sender
+/// sends; the handle is the busy job.
+async fn busy_queue(
+    waiting: usize,
+    wait: Duration,
+) -> (
+    Arc<WorkQueue>,
+    mpsc::Sender<()>,
+    JoinHandle<Result<u8, ApiError>>,
+) {
+    let queue = Arc::new(WorkQueue::new("routing", 1, waiting, wait));
+    let (started, running) = mpsc::channel();
+    let (finish, finished) = mpsc::channel::<()>();
+    let busy = tokio::spawn({
+        let queue = queue.clone();
+        async move {
+            queue
+                .run(move || {
+                    started.send(()).unwrap();
+                    finished.recv().unwrap();
+                    Ok(1)
+                })
+                .await
+        }
+    });
+    tokio::task::spawn_blocking(move || running.recv().unwrap())
+        .await
+        .unwrap();
+    (queue, finish, busy)
+}
+
+#[tokio::test]
+async fn a_full_queue_answers_503_with_retry_after() {
+    // No waiting place: while the job holds the worker, the next is refused at once.
+    let (queue, finish, busy) = busy_queue(0, Duration::from_secs(3600)).await;
+    let refused = queue.run(|| Ok(2)).await.unwrap_err().into_response();
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(refused.headers()[header::RETRY_AFTER], "1");
+    finish.send(()).unwrap();
+    assert_eq!(busy.await.unwrap().unwrap(), 1);
+    assert_eq!(
+        queue.run(|| Ok(3)).await.unwrap(),
+        3,
+        "the place is free again"
+    );
+}
+
+#[tokio::test]
+async fn a_request_waiting_too_long_for_a_worker_is_503() {
+    // One waiting place and a short wait: the waiting request gives up, the busy one finishes.
+    let (queue, finish, busy) = busy_queue(1, Duration::from_millis(50)).await;
+    let waited = queue.run(|| Ok(2)).await.unwrap_err().into_response();
+    assert_eq!(waited.status(), StatusCode::SERVICE_UNAVAILABLE);
+    finish.send(()).unwrap();
+    assert_eq!(busy.await.unwrap().unwrap(), 1);
 }

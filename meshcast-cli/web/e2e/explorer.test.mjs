@@ -123,7 +123,9 @@ try {
   });
 
   // Opens on seed 001 Example 3.2.1.1: DIAG on an 8x8 mesh, traffic 21, time 12 (published).
-  await page.goto(base);
+  // Under the server's content security policy: a violation would be a console error above.
+  const opened = await page.goto(base);
+  assert.match(opened.headers()["content-security-policy"], /^default-src 'none'; script-src 'self';/);
   const example = "4,6 6,6 0,2 4,0 3,0 7,4";
   await routed(page, example);
   await assertMatchesCli(page, example, "diag");
