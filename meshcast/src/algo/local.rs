@@ -14,11 +14,44 @@
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// Division by a fixed divisor without a division instruction: Lemire, Kaser and Kurz, "Faster
+/// remainder by direct computation" (2019) — for 32-bit operands, `M = ⌊(2⁶⁴ − 1)/d⌋ + 1` gives
+/// the exact quotient and remainder of every `n < 2³²` with one or two multiplications.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: u32,
+    m: u64,
+}
+
+impl Divisor {
+    fn new(d: u32) -> Divisor {
+        Divisor {
+            d,
+            m: (u64::MAX / u64::from(d)).wrapping_add(1),
+        }
+    }
+
+    fn div(self, n: u32) -> u32 {
+        if self.d == 1 {
+            n
+        } else {
+            ((u128::from(self.m) * u128::from(n)) >> 64) as u32
+        }
+    }
+
+    fn rem(self, n: u32) -> u32 {
+        let low = self.m.wrapping_mul(u64::from(n));
+        ((u128::from(low) * u128::from(self.d)) >> 64) as u32
+    }
+}
+
 /// A box-shaped mesh `e₀ × … × eₙ₋₁` with local ids (dimension 0 fastest).
 #[derive(Clone, Debug)]
 pub(crate) struct Grid {
     ext: Vec<u32>,
     stride: Vec<u32>,
+    by_stride: Vec<Divisor>,
+    by_ext: Vec<Divisor>,
     len: u32,
 }
 
@@ -32,6 +65,8 @@ impl Grid {
         }
         Grid {
             ext: ext.to_vec(),
+            by_stride: stride.iter().map(|&s| Divisor::new(s)).collect(),
+            by_ext: ext.iter().map(|&e| Divisor::new(e)).collect(),
             stride,
             len,
         }
@@ -50,11 +85,18 @@ impl Grid {
     }
 
     pub(crate) fn coord(&self, i: u32, d: usize) -> u32 {
-        (i / self.stride[d]) % self.ext[d]
+        self.by_ext[d].rem(self.by_stride[d].div(i))
     }
 
     pub(crate) fn coords(&self, i: u32) -> Vec<u32> {
         (0..self.rank()).map(|d| self.coord(i, d)).collect()
+    }
+
+    /// The coordinates of `i` into `out` (one per dimension), without allocating.
+    pub(crate) fn coords_into(&self, i: u32, out: &mut [u32]) {
+        for (d, c) in out.iter_mut().enumerate().take(self.rank()) {
+            *c = self.coord(i, d);
+        }
     }
 
     pub(crate) fn index(&self, c: &[u32]) -> u32 {
@@ -70,12 +112,15 @@ impl Grid {
         (0..self.rank()).map(|d| self.coord(i, d)).sum()
     }
 
-    /// Which dimension and direction (`true` = increasing) leads from `a` to its neighbour `b`.
+    /// Which dimension and direction (`true` = increasing) leads from `a` to its neighbour `b`:
+    /// the dimension whose stride is their difference (of equal strides, the last: the others
+    /// have extent 1, so no link runs along them).
     pub(crate) fn step_between(&self, a: u32, b: u32) -> (usize, bool) {
         let d = (0..self.rank())
-            .find(|&d| self.coord(a, d) != self.coord(b, d))
+            .rev()
+            .find(|&d| self.stride[d] == a.abs_diff(b))
             .expect("distinct neighbours");
-        (d, self.coord(b, d) > self.coord(a, d))
+        (d, b > a)
     }
 }
 
@@ -91,61 +136,86 @@ pub(crate) enum Reach {
     Anywhere,
 }
 
+/// Flags kept in the high bits of a node's `parent` word (ids stay below 2²⁶, `MAX_NODES`).
+const STEM: u32 = 1 << 31;
+const DEST: u32 = 1 << 30;
+const KEEP: u32 = 1 << 29;
+const ID: u32 = KEEP - 1;
+
+/// The per-node arrays of a [`LocalTree`], kept per thread from one plan to the next so that a
+/// plan touches only the nodes of its tree: nothing the size of the zone is allocated or cleared.
+/// A node belongs to the current tree iff its insertion number is at least the tree's first one;
+/// numbers keep growing across plans, and the array is cleared only when they would overflow.
+#[derive(Default)]
+struct Scratch {
+    seq: Vec<u32>,
+    parent: Vec<u32>,
+    next_seq: u32,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
+}
+
 /// A multicast tree inside a [`Grid`], rooted at the local origin.
 pub(crate) struct LocalTree {
     pub(crate) grid: Grid,
-    /// Insertion number + 1 of each tree node (0: not in the tree). Ties between equally close
-    /// tree nodes go to the earliest inserted — the node a scan of the tree in insertion order
-    /// meets first, which is how the papers' "find a node c in MT closest to u" reads.
-    seq: Vec<u32>,
-    parent: Vec<u32>,
-    stem: Vec<bool>,
-    next_seq: u32,
-    stamp: Vec<u32>,
-    epoch: u32,
-    layer: Vec<u32>,
-    next_layer: Vec<u32>,
+    scratch: Box<Scratch>,
+    /// Insertion number of the origin: `seq[i] ≥ first` iff `i` is in the tree. Ties between
+    /// equally close tree nodes go to the earliest inserted — the node a scan of the tree in
+    /// insertion order meets first, which is how the papers' "find a node c in MT closest to u"
+    /// reads.
+    first: u32,
+    /// The tree's nodes other than the origin, in insertion order (pruned ones included).
+    nodes: Vec<u32>,
     route: Vec<u32>,
+    at: Vec<u32>,
 }
 
 impl LocalTree {
     pub(crate) fn new(grid: Grid) -> LocalTree {
         let n = grid.len();
-        let mut t = LocalTree {
+        let mut scratch = SCRATCH.take().unwrap_or_default();
+        if scratch.seq.len() < n {
+            scratch.seq.resize(n, 0);
+            scratch.parent.resize(n, NONE);
+        }
+        if u64::from(scratch.next_seq) + n as u64 + 2 > u64::from(u32::MAX) || scratch.next_seq == 0
+        {
+            scratch.seq.fill(0);
+            scratch.next_seq = 1;
+        }
+        let first = scratch.next_seq;
+        scratch.next_seq += 1;
+        scratch.seq[0] = first;
+        scratch.parent[0] = 0;
+        LocalTree {
             grid,
-            seq: vec![0; n],
-            parent: vec![NONE; n],
-            stem: vec![false; n],
-            next_seq: 1,
-            stamp: vec![0; n],
-            epoch: 0,
-            layer: Vec::new(),
-            next_layer: Vec::new(),
+            scratch,
+            first,
+            nodes: Vec::new(),
             route: Vec::new(),
-        };
-        t.seq[0] = t.take_seq();
-        t
-    }
-
-    fn take_seq(&mut self) -> u32 {
-        self.next_seq += 1;
-        self.next_seq - 1
+            at: Vec::new(),
+        }
     }
 
     pub(crate) fn contains(&self, i: u32) -> bool {
-        self.seq[i as usize] != 0
+        self.scratch.seq[i as usize] >= self.first
     }
 
     /// Add `child` (not yet in the tree) below `parent` (in the tree, a neighbour).
     pub(crate) fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
-        self.parent[child as usize] = parent;
-        self.seq[child as usize] = self.take_seq();
+        let s = &mut *self.scratch;
+        s.parent[child as usize] = parent;
+        s.seq[child as usize] = s.next_seq;
+        s.next_seq += 1;
+        self.nodes.push(child);
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first.
     pub(crate) fn mark_stem(&mut self, i: u32) {
-        self.stem[i as usize] = true;
+        self.scratch.parent[i as usize] |= STEM;
     }
 
     /// Connect `to` through the dimension-ordered route from tree node `from` (dimension 0 first,
@@ -158,19 +228,18 @@ impl LocalTree {
         route.clear();
         route.push(from);
         let mut at = from;
+        let mut last_in_tree = 0;
         for d in 0..self.grid.rank() {
-            let target = self.grid.coord(to, d);
+            let (a, b) = (self.grid.coord(from, d), self.grid.coord(to, d));
             let s = self.grid.stride(d);
-            while self.grid.coord(at, d) != target {
-                at = if self.grid.coord(at, d) < target {
-                    at + s
-                } else {
-                    at - s
-                };
+            for _ in 0..a.abs_diff(b) {
+                at = if a < b { at + s } else { at - s };
+                if self.contains(at) {
+                    last_in_tree = route.len();
+                }
                 route.push(at);
             }
         }
-        let last_in_tree = route.iter().rposition(|&i| self.contains(i)).unwrap_or(0);
         for k in last_in_tree + 1..route.len() {
             self.attach(route[k], route[k - 1]);
         }
@@ -184,84 +253,111 @@ impl LocalTree {
         self.connect(c, u);
     }
 
+    /// The tree node nearest `u` (earliest inserted among equals): the grid nodes at distance
+    /// 1, 2, … from `u` — only those with every coordinate at most `u`'s unless `both_ways` —
+    /// are enumerated shell by shell, exactly the layers of a breadth-first search from `u`,
+    /// without the search's visited marks.
     fn closest(&mut self, u: u32, both_ways: bool) -> u32 {
         if self.contains(u) {
             return u;
         }
-        self.epoch += 1;
-        let epoch = self.epoch;
-        self.stamp[u as usize] = epoch;
-        self.layer.clear();
-        self.layer.push(u);
-        loop {
-            self.next_layer.clear();
-            for li in 0..self.layer.len() {
-                let i = self.layer[li];
-                for d in 0..self.grid.rank() {
-                    let c = self.grid.coord(i, d);
-                    let s = self.grid.stride(d);
-                    if c > 0 {
-                        self.visit(i - s, epoch);
-                    }
-                    if both_ways && c + 1 < self.grid.ext[d] {
-                        self.visit(i + s, epoch);
-                    }
-                }
+        let mut at = std::mem::take(&mut self.at);
+        at.resize(self.grid.rank(), 0);
+        self.grid.coords_into(u, &mut at);
+        let mut best = (u32::MAX, NONE);
+        for r in 1.. {
+            self.shell(u, &at, 0, r, both_ways, &mut best);
+            if best.1 != NONE {
+                break;
             }
-            let best = self
-                .next_layer
-                .iter()
-                .copied()
-                .filter(|&i| self.contains(i))
-                .min_by_key(|&i| self.seq[i as usize]);
-            if let Some(best) = best {
-                return best;
-            }
-            std::mem::swap(&mut self.layer, &mut self.next_layer);
-            debug_assert!(!self.layer.is_empty(), "the origin is always reachable");
         }
+        self.at = at;
+        best.1
     }
 
-    fn visit(&mut self, i: u32, epoch: u32) {
-        if self.stamp[i as usize] != epoch {
-            self.stamp[i as usize] = epoch;
-            self.next_layer.push(i);
-        }
-    }
-
-    /// Remove, repeatedly, every leaf that is not a destination (DIAG step 5 "cut the tail part
-    /// of DP", and the unused wraparound links of the torus examples).
-    pub(crate) fn prune(&mut self, is_dest: impl Fn(u32) -> bool) {
-        let n = self.grid.len();
-        let mut children = vec![0u32; n];
-        for i in 1..n {
-            if self.contains(i as u32) {
-                children[self.parent[i] as usize] += 1;
+    /// Offer every node `v` with `|vₑ − uₑ|` summing to `r` over dimensions `d…` (and equal to
+    /// `u`'s before `d`); `i` is the id of the node so far, `c` the coordinates of `u`.
+    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, best: &mut (u32, u32)) {
+        let (s, lo, hi) = (
+            self.grid.stride(d),
+            c[d],
+            if both_ways {
+                self.grid.ext[d] - 1 - c[d]
+            } else {
+                0
+            },
+        );
+        if d + 1 == self.grid.rank() {
+            if r <= lo {
+                self.offer(i - r * s, best);
             }
+            if r <= hi && r > 0 {
+                self.offer(i + r * s, best);
+            }
+            return;
         }
-        let mut doomed: Vec<u32> = (1..n as u32)
-            .filter(|&i| self.contains(i) && children[i as usize] == 0 && !is_dest(i))
-            .collect();
-        while let Some(i) = doomed.pop() {
-            self.seq[i as usize] = 0;
-            let p = std::mem::replace(&mut self.parent[i as usize], NONE);
-            children[p as usize] -= 1;
-            if p != 0 && children[p as usize] == 0 && !is_dest(p) {
-                doomed.push(p);
+        for k in 0..=r.min(lo.max(hi)) {
+            if k <= lo {
+                self.shell(i - k * s, c, d + 1, r - k, both_ways, best);
+            }
+            if k <= hi && k > 0 {
+                self.shell(i + k * s, c, d + 1, r - k, both_ways, best);
             }
         }
     }
 
-    /// The tree's edges `(parent, child, child is on the stem)`, in insertion order.
-    pub(crate) fn edges(&self) -> Vec<(u32, u32, bool)> {
-        let mut nodes: Vec<u32> = (1..self.grid.len() as u32)
-            .filter(|&i| self.contains(i))
-            .collect();
-        nodes.sort_unstable_by_key(|&i| self.seq[i as usize]);
-        nodes
-            .into_iter()
-            .map(|i| (self.parent[i as usize], i, self.stem[i as usize]))
-            .collect()
+    fn offer(&self, i: u32, best: &mut (u32, u32)) {
+        let seq = self.scratch.seq[i as usize];
+        if seq >= self.first && seq < best.0 {
+            *best = (seq, i);
+        }
+    }
+
+    /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
+    /// part of DP", and the unused wraparound links of the torus examples). Children come after
+    /// their parents in insertion order, so one backward pass decides every node.
+    pub(crate) fn prune(&mut self, dests: &[u32]) {
+        let s = &mut *self.scratch;
+        for &u in dests {
+            s.parent[u as usize] |= DEST;
+        }
+        for &i in self.nodes.iter().rev() {
+            let p = s.parent[i as usize];
+            if p & (DEST | KEEP) != 0 {
+                s.parent[(p & ID) as usize] |= KEEP;
+            } else {
+                s.seq[i as usize] = 0;
+            }
+        }
+    }
+
+    /// Hand the pruned tree's edges, in insertion order, to `edge(parent, parent_pos, child,
+    /// on_stem)`: `parent_pos` is the parent's position in that sequence (`NONE` for the origin),
+    /// so the caller can number the nodes compactly. Consumes the tree's parent links.
+    pub(crate) fn drain_edges(&mut self, mut edge: impl FnMut(u32, u32, u32, bool)) {
+        let s = &mut *self.scratch;
+        let mut pos = 0;
+        for &i in &self.nodes {
+            if s.seq[i as usize] < self.first {
+                continue;
+            }
+            let p = s.parent[i as usize];
+            let parent = p & ID;
+            let parent_pos = if parent == 0 {
+                NONE
+            } else {
+                s.parent[parent as usize] & ID
+            };
+            edge(parent, parent_pos, i, p & STEM != 0);
+            s.parent[i as usize] = pos;
+            pos += 1;
+        }
+    }
+}
+
+impl Drop for LocalTree {
+    fn drop(&mut self) {
+        SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
     }
 }
 
@@ -269,28 +365,38 @@ impl LocalTree {
 /// "node with the minimum x (y, …) value in the remaining destination set" of PAIR and the two
 /// MINs. Ties go to the smaller coordinates in dimension order.
 pub(crate) struct Picker {
+    /// The destinations in id order; `taken` and the lists of `by_dim` index into it.
+    ids: Vec<u32>,
+    taken: Vec<bool>,
     by_dim: Vec<Vec<u32>>,
     cursor: Vec<usize>,
-    taken: Vec<bool>,
 }
 
 impl Picker {
     pub(crate) fn new(grid: &Grid, dests: &[u32]) -> Picker {
-        let coords: Vec<Vec<u32>> = dests.iter().map(|&u| grid.coords(u)).collect();
-        let by_dim = (0..grid.rank())
+        let n = grid.rank();
+        let mut ids = dests.to_vec();
+        ids.sort_unstable();
+        let mut coords = vec![0; ids.len() * n];
+        for (k, &u) in ids.iter().enumerate() {
+            grid.coords_into(u, &mut coords[k * n..(k + 1) * n]);
+        }
+        let at = |k: u32| &coords[k as usize * n..(k as usize + 1) * n];
+        let by_dim = (0..n)
             .map(|d| {
-                let mut order: Vec<u32> = (0..dests.len() as u32).collect();
+                let mut order: Vec<u32> = (0..ids.len() as u32).collect();
                 order.sort_by(|&a, &b| {
-                    let (ca, cb) = (&coords[a as usize], &coords[b as usize]);
+                    let (ca, cb) = (at(a), at(b));
                     ca[d].cmp(&cb[d]).then_with(|| ca.cmp(cb))
                 });
-                order.into_iter().map(|k| dests[k as usize]).collect()
+                order
             })
             .collect();
         Picker {
+            taken: vec![false; ids.len()],
+            ids,
             by_dim,
-            cursor: vec![0; grid.rank()],
-            taken: vec![false; grid.len()],
+            cursor: vec![0; n],
         }
     }
 
@@ -301,10 +407,11 @@ impl Picker {
         while *c < list.len() && self.taken[list[*c] as usize] {
             *c += 1;
         }
-        list.get(*c).copied()
+        list.get(*c).map(|&k| self.ids[k as usize])
     }
 
     pub(crate) fn take(&mut self, u: u32) {
-        self.taken[u as usize] = true;
+        let k = self.ids.binary_search(&u).expect("a destination");
+        self.taken[k] = true;
     }
 }

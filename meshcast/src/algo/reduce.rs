@@ -22,9 +22,9 @@
 //! would let two subtrees use the same links); the 3D torus example joins zone (x,y,z) through
 //! zone (x,z) where our rule uses (x,y) — the same number of hops, and the example's numbers agree.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::local::{Grid, LocalTree};
+use super::local::{Grid, LocalTree, NONE};
 use crate::plan::{Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
@@ -72,28 +72,30 @@ impl<'a> Zones<'a> {
 
     /// The zone of global coordinates `g` and the local coordinates inside it.
     pub(crate) fn locate(&self, g: &[u32]) -> (u32, Vec<u32>) {
+        let mut local = vec![0; g.len()];
+        (self.locate_into(g, &mut local), local)
+    }
+
+    /// The zone of global coordinates `g`; its local coordinates go to `local`.
+    fn locate_into(&self, g: &[u32], local: &mut [u32]) -> u32 {
         let mut zone = 0u32;
-        let local = g
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                let (s, k) = (self.source[i], self.shape.dims()[i]);
-                let delta = match self.shape.kind() {
-                    Kind::Mesh => x.wrapping_sub(s),
-                    Kind::Torus => (x + k - s) % k,
-                };
-                if delta < self.pos[i] {
-                    delta
-                } else {
-                    zone |= 1 << i;
-                    match self.shape.kind() {
-                        Kind::Mesh => s - 1 - x,
-                        Kind::Torus => k - 1 - delta,
-                    }
+        for (i, (&x, l)) in g.iter().zip(local).enumerate() {
+            let (s, k) = (self.source[i], self.shape.dims()[i]);
+            let delta = match self.shape.kind() {
+                Kind::Mesh => x.wrapping_sub(s),
+                Kind::Torus => (x + k - s) % k,
+            };
+            *l = if delta < self.pos[i] {
+                delta
+            } else {
+                zone |= 1 << i;
+                match self.shape.kind() {
+                    Kind::Mesh => s - 1 - x,
+                    Kind::Torus => k - 1 - delta,
                 }
-            })
-            .collect();
-        (zone, local)
+            };
+        }
+        zone
     }
 
     /// The sizes of `zone`, dimension by dimension.
@@ -176,44 +178,123 @@ pub(crate) fn feeder(b: u32) -> u32 {
 /// Run `algo` in every zone of `shape` around `source` and join the subtrees into one tree plan.
 pub(crate) fn lift(algo: &dyn ZoneAlgorithm, shape: &Shape, source: Node, dests: &[Node]) -> Plan {
     let zones = Zones::new(shape, source);
-    let mut by_zone: BTreeMap<u32, Vec<Vec<u32>>> = BTreeMap::new();
-    for &d in dests {
-        let (zone, local) = zones.locate(&shape.coords(d));
-        by_zone.entry(zone).or_default().push(local);
-    }
+    let n = shape.rank();
+    // Every destination's zone and local coordinates; grouped by zone, request order within one.
+    let mut local = vec![0; dests.len() * n];
+    let mut g = vec![0; n];
+    let mut by_zone: Vec<(u32, usize)> = dests
+        .iter()
+        .enumerate()
+        .map(|(k, &d)| {
+            for (i, c) in g.iter_mut().enumerate() {
+                *c = shape.coord(d, i);
+            }
+            (zones.locate_into(&g, &mut local[k * n..(k + 1) * n]), k)
+        })
+        .collect();
+    by_zone.sort_by_key(|&(zone, _)| zone);
     // Every zone on the way from the source to a zone with destinations.
-    let mut needed = std::collections::BTreeSet::new();
-    for &zone in by_zone.keys() {
+    let mut needed = BTreeSet::new();
+    for &(zone, _) in &by_zone {
         let mut b = zone;
         while b != 0 && needed.insert(b) {
             b = feeder(b);
         }
     }
-    let mut plan = Plan::new(PlanKind::Tree, source, dests.to_vec());
-    let mut rank = Vec::new();
+    let mut forest = Forest::default();
+    let mut origin_of = BTreeMap::from([(0, forest.push(source, NONE, 0))]);
     for &b in &needed {
-        plan.push_edge(zones.origin(feeder(b)), zones.origin(b));
-        rank.push(u64::from(b));
+        let hop = forest.push(zones.origin(b), origin_of[&feeder(b)], b);
+        origin_of.insert(b, hop);
     }
-    for (&zone, locals) in &by_zone {
+    let mut ids = Vec::new();
+    for group in by_zone.chunk_by(|a, b| a.0 == b.0) {
+        let zone = group[0].0;
         let grid = Grid::new(&zones.extents(zone));
-        let local_ids: Vec<u32> = locals.iter().map(|c| grid.index(c)).collect();
-        let mut tree = LocalTree::new(grid);
-        algo.grow(&mut tree, &local_ids);
-        let mut is_dest = vec![false; tree.grid.len()];
-        for &u in &local_ids {
-            is_dest[u as usize] = true;
-        }
-        tree.prune(|i| is_dest[i as usize]);
-        let at = zones.id_map(zone, &tree.grid);
-        for (parent, child, on_stem) in tree.edges() {
-            let (dim, up) = tree.grid.step_between(parent, child);
-            let stem_rank = u64::from(!(on_stem && algo.stem_first()));
-            rank.push(1 << 62 | stem_rank << 40 | (dim as u64) << 1 | u64::from(!up));
-            plan.push_edge(at(parent), at(child));
-        }
+        ids.clear();
+        ids.extend(
+            group
+                .iter()
+                .map(|&(_, k)| grid.index(&local[k * n..(k + 1) * n])),
+        );
+        let at = zones.id_map(zone, &grid);
+        let mut tree = LocalTree::new(grid.clone());
+        algo.grow(&mut tree, &ids);
+        tree.prune(&ids);
+        let (origin, base) = (origin_of[&zone], forest.len() as u32);
+        tree.drain_edges(|parent, parent_pos, child, on_stem| {
+            let (dim, up) = grid.step_between(parent, child);
+            let stem_rank = u32::from(!(on_stem && algo.stem_first()));
+            let rank = 1 << 31 | stem_rank << 30 | (dim as u32) << 1 | u32::from(!up);
+            let from = if parent_pos == NONE {
+                origin
+            } else {
+                base + parent_pos
+            };
+            forest.push(at(child), from, rank);
+        });
     }
-    plan.reordered(&rank)
+    forest.into_plan(dests)
+}
+
+/// The tree of a plan before it is listed: nodes numbered compactly (the source is 0), each
+/// with its parent and its rank among its parent's children — a zone-origin hop `b` ranks `b`,
+/// ahead of every edge of a zone's own tree, which ranks `2³¹ | stem_rank·2³⁰ | dim·2 | down`.
+#[derive(Default)]
+struct Forest {
+    node: Vec<Node>,
+    parent: Vec<u32>,
+    rank: Vec<u32>,
+}
+
+impl Forest {
+    fn len(&self) -> usize {
+        self.node.len()
+    }
+
+    /// Add `node` below compact node `parent` (`NONE` for the source); its compact number.
+    fn push(&mut self, node: Node, parent: u32, rank: u32) -> u32 {
+        self.node.push(node);
+        self.parent.push(parent);
+        self.rank.push(rank);
+        self.node.len() as u32 - 1
+    }
+
+    /// The plan: every node's children in rank order (its port order), the sends listed breadth
+    /// first from the source.
+    fn into_plan(self, dests: &[Node]) -> Plan {
+        let m = self.len();
+        let mut first = vec![0u32; m + 1];
+        for &p in &self.parent[1..] {
+            first[p as usize + 1] += 1;
+        }
+        for v in 0..m {
+            first[v + 1] += first[v];
+        }
+        let mut fill = first.clone();
+        let mut children = vec![0u32; m - 1];
+        for (c, &p) in self.parent.iter().enumerate().skip(1) {
+            children[fill[p as usize] as usize] = c as u32;
+            fill[p as usize] += 1;
+        }
+        drop(fill);
+        let mut plan = Plan::new(PlanKind::Tree, self.node[0], dests.to_vec());
+        plan.reserve_edges(m - 1);
+        let mut queue = Vec::with_capacity(m);
+        queue.push(0u32);
+        let mut next = 0;
+        while next < queue.len() {
+            let v = queue[next] as usize;
+            next += 1;
+            let kids = &mut children[first[v] as usize..first[v + 1] as usize];
+            kids.sort_unstable_by_key(|&c| self.rank[c as usize]);
+            for &c in kids.iter() {
+                plan.push_edge(self.node[v], self.node[c as usize]);
+                queue.push(c);
+            }
+        }
+        plan
+    }
 }
 
 #[cfg(test)]
