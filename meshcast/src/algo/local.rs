@@ -111,17 +111,6 @@ impl Grid {
     pub(crate) fn norm(&self, i: u32) -> u32 {
         (0..self.rank()).map(|d| self.coord(i, d)).sum()
     }
-
-    /// Which dimension and direction (`true` = increasing) leads from `a` to its neighbour `b`:
-    /// the dimension whose stride is their difference (of equal strides, the last: the others
-    /// have extent 1, so no link runs along them).
-    pub(crate) fn step_between(&self, a: u32, b: u32) -> (usize, bool) {
-        let d = (0..self.rank())
-            .rev()
-            .find(|&d| self.stride[d] == a.abs_diff(b))
-            .expect("distinct neighbours");
-        (d, b > a)
-    }
 }
 
 /// Where [`LocalTree::join`] looks for the tree node closest to a destination `u`.
@@ -142,14 +131,27 @@ const DEST: u32 = 1 << 30;
 const KEEP: u32 = 1 << 29;
 const ID: u32 = KEEP - 1;
 
-/// The per-node arrays of a [`LocalTree`], kept per thread from one plan to the next so that a
-/// plan touches only the nodes of its tree: nothing the size of the zone is allocated or cleared.
-/// A node belongs to the current tree iff its insertion number is at least the tree's first one;
-/// numbers keep growing across plans, and the array is cleared only when they would overflow.
+/// What the trees know of one node: its insertion number and its parent word, side by side so
+/// that one cache line serves both. Ties between equally close tree nodes go to the earliest
+/// inserted — the node a scan of the tree in insertion order meets first, which is how the
+/// papers' "find a node c in MT closest to u" reads.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    seq: u32,
+    parent: u32,
+}
+
+/// The per-node arrays of a plan's trees, kept per thread from one plan to the next so that a
+/// plan touches only the nodes of its trees: nothing the size of the topology is allocated or
+/// cleared per plan. A node belongs to a tree iff its insertion number is at least the plan's
+/// first one; numbers keep growing across plans, and the array is cleared only when they would
+/// overflow. While a tree grows, a bitmap of its nodes (one bit per node, 64 times smaller than
+/// the slots, so it stays in cache) answers the searches' "is it in the tree?"; each tree
+/// clears its own bits when it is dropped.
 #[derive(Default)]
 struct Scratch {
-    seq: Vec<u32>,
-    parent: Vec<u32>,
+    slots: Vec<Slot>,
+    member: Vec<u64>,
     next_seq: u32,
 }
 
@@ -157,65 +159,145 @@ thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
 }
 
-/// A multicast tree inside a [`Grid`], rooted at the local origin.
-pub(crate) struct LocalTree {
-    pub(crate) grid: Grid,
+/// The trees of one plan, one per zone, side by side in one scratch array: the zone trees are
+/// grown one after the other and read together when the plan is listed.
+pub(crate) struct Forest {
     scratch: Box<Scratch>,
-    /// Insertion number of the origin: `seq[i] ≥ first` iff `i` is in the tree. Ties between
-    /// equally close tree nodes go to the earliest inserted — the node a scan of the tree in
-    /// insertion order meets first, which is how the papers' "find a node c in MT closest to u"
-    /// reads.
+    /// The first insertion number of this plan.
     first: u32,
-    /// The tree's nodes other than the origin, in insertion order (pruned ones included).
-    nodes: Vec<u32>,
-    route: Vec<u32>,
-    at: Vec<u32>,
 }
 
-impl LocalTree {
-    pub(crate) fn new(grid: Grid) -> LocalTree {
-        let n = grid.len();
+impl Forest {
+    /// Room for trees of `len` nodes in all.
+    pub(crate) fn new(len: usize) -> Forest {
         let mut scratch = SCRATCH.take().unwrap_or_default();
-        if scratch.seq.len() < n {
-            scratch.seq.resize(n, 0);
-            scratch.parent.resize(n, NONE);
+        if scratch.slots.len() < len {
+            scratch.slots.resize(len, Slot::default());
+            scratch.member.resize(len.div_ceil(64), 0);
         }
-        if u64::from(scratch.next_seq) + n as u64 + 2 > u64::from(u32::MAX) || scratch.next_seq == 0
+        if scratch.next_seq == 0
+            || u64::from(scratch.next_seq) + len as u64 + 1 > u64::from(u32::MAX)
         {
-            scratch.seq.fill(0);
+            scratch.slots.fill(Slot::default());
             scratch.next_seq = 1;
         }
-        let first = scratch.next_seq;
-        scratch.next_seq += 1;
-        scratch.seq[0] = first;
-        scratch.parent[0] = 0;
+        Forest {
+            first: scratch.next_seq,
+            scratch,
+        }
+    }
+
+    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`;
+    /// `offset` is a multiple of 64.
+    pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
+        assert_eq!(offset % 64, 0, "trees start on a word of the bitmap");
+        let s = &mut *self.scratch;
+        let end = offset + grid.len();
+        let slots = &mut s.slots[offset..end];
+        slots[0] = Slot {
+            seq: s.next_seq,
+            parent: 0,
+        };
+        s.next_seq += 1;
+        let member = &mut s.member[offset / 64..end.div_ceil(64)];
+        member[0] |= 1;
         LocalTree {
             grid,
-            scratch,
-            first,
+            slots,
+            member,
+            next_seq: &mut s.next_seq,
             nodes: Vec::new(),
             route: Vec::new(),
             at: Vec::new(),
         }
     }
 
+    /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
+    /// first if `stem_first`, then by dimension, increasing direction first — each as
+    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates.
+    pub(crate) fn children(
+        &self,
+        grid: &Grid,
+        offset: usize,
+        v: u32,
+        c: &[u32],
+        stem_first: bool,
+        mut child: impl FnMut(u32, usize, bool),
+    ) {
+        let slots = &self.scratch.slots[offset..offset + grid.len()];
+        let is_child = |w: u32| {
+            let s = slots[w as usize];
+            s.seq >= self.first && s.parent & ID == v
+        };
+        let stem = |w: u32| slots[w as usize].parent & STEM != 0;
+        let mut stem_child = NONE;
+        for pass in [true, false] {
+            if pass && !stem_first {
+                continue;
+            }
+            for (d, &x) in c.iter().enumerate() {
+                let s = grid.stride(d);
+                let steps = [
+                    (x + 1 < grid.ext[d], v + s, true),
+                    (x > 0, v.wrapping_sub(s), false),
+                ];
+                for (inside, w, up) in steps {
+                    if !inside || !is_child(w) || w == stem_child {
+                        continue;
+                    }
+                    if pass {
+                        if stem(w) {
+                            stem_child = w;
+                            child(w, d, up);
+                        }
+                    } else {
+                        child(w, d, up);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Forest {
+    fn drop(&mut self) {
+        SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
+    }
+}
+
+/// A multicast tree inside a [`Grid`], rooted at the local origin.
+pub(crate) struct LocalTree<'a> {
+    pub(crate) grid: Grid,
+    slots: &'a mut [Slot],
+    /// Bit `i`: node `i` is in the tree.
+    member: &'a mut [u64],
+    next_seq: &'a mut u32,
+    /// The tree's nodes other than the origin, in insertion order.
+    nodes: Vec<u32>,
+    route: Vec<u32>,
+    at: Vec<u32>,
+}
+
+impl LocalTree<'_> {
     pub(crate) fn contains(&self, i: u32) -> bool {
-        self.scratch.seq[i as usize] >= self.first
+        self.member[i as usize / 64] >> (i % 64) & 1 != 0
     }
 
     /// Add `child` (not yet in the tree) below `parent` (in the tree, a neighbour).
     pub(crate) fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
-        let s = &mut *self.scratch;
-        s.parent[child as usize] = parent;
-        s.seq[child as usize] = s.next_seq;
-        s.next_seq += 1;
+        self.slots[child as usize] = Slot {
+            seq: *self.next_seq,
+            parent,
+        };
+        *self.next_seq += 1;
+        self.member[child as usize / 64] |= 1 << (child % 64);
         self.nodes.push(child);
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first.
     pub(crate) fn mark_stem(&mut self, i: u32) {
-        self.scratch.parent[i as usize] |= STEM;
+        self.slots[i as usize].parent |= STEM;
     }
 
     /// Connect `to` through the dimension-ordered route from tree node `from` (dimension 0 first,
@@ -288,76 +370,81 @@ impl LocalTree {
             },
         );
         if d + 1 == self.grid.rank() {
-            if r <= lo {
-                self.offer(i - r * s, best);
-            }
-            if r <= hi && r > 0 {
-                self.offer(i + r * s, best);
-            }
+            self.offer_pair(i, s, r, lo, hi, best);
             return;
         }
+        let last = d + 2 == self.grid.rank();
         for k in 0..=r.min(lo.max(hi)) {
-            if k <= lo {
-                self.shell(i - k * s, c, d + 1, r - k, both_ways, best);
-            }
-            if k <= hi && k > 0 {
-                self.shell(i + k * s, c, d + 1, r - k, both_ways, best);
+            for (inside, j) in [
+                (k <= lo, i.wrapping_sub(k * s)),
+                (k <= hi && k > 0, i + k * s),
+            ] {
+                if !inside {
+                    continue;
+                }
+                if last {
+                    // The last dimension inline: the two nodes `r − k` away along it.
+                    let (t, c) = (self.grid.stride(d + 1), c[d + 1]);
+                    let up = if both_ways {
+                        self.grid.ext[d + 1] - 1 - c
+                    } else {
+                        0
+                    };
+                    self.offer_pair(j, t, r - k, c, up, best);
+                } else {
+                    self.shell(j, c, d + 1, r - k, both_ways, best);
+                }
             }
         }
     }
 
+    /// Offer the nodes `r` steps of stride `s` below and above `i`, where `lo` and `hi` steps fit.
+    fn offer_pair(&self, i: u32, s: u32, r: u32, lo: u32, hi: u32, best: &mut (u32, u32)) {
+        if r <= lo {
+            self.offer(i - r * s, best);
+        }
+        if r <= hi && r > 0 {
+            self.offer(i + r * s, best);
+        }
+    }
+
     fn offer(&self, i: u32, best: &mut (u32, u32)) {
-        let seq = self.scratch.seq[i as usize];
-        if seq >= self.first && seq < best.0 {
-            *best = (seq, i);
+        if self.contains(i) {
+            let seq = self.slots[i as usize].seq;
+            if seq < best.0 {
+                *best = (seq, i);
+            }
         }
     }
 
     /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
     /// part of DP", and the unused wraparound links of the torus examples). Children come after
-    /// their parents in insertion order, so one backward pass decides every node.
-    pub(crate) fn prune(&mut self, dests: &[u32]) {
-        let s = &mut *self.scratch;
+    /// their parents in insertion order, so one backward pass decides every node. Returns the
+    /// number of edges left.
+    pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
-            s.parent[u as usize] |= DEST;
+            self.slots[u as usize].parent |= DEST;
         }
+        let mut kept = 0;
         for &i in self.nodes.iter().rev() {
-            let p = s.parent[i as usize];
+            let p = self.slots[i as usize].parent;
             if p & (DEST | KEEP) != 0 {
-                s.parent[(p & ID) as usize] |= KEEP;
+                self.slots[(p & ID) as usize].parent |= KEEP;
+                kept += 1;
             } else {
-                s.seq[i as usize] = 0;
+                self.slots[i as usize].seq = 0;
             }
         }
-    }
-
-    /// Hand the pruned tree's edges, in insertion order, to `edge(parent, parent_pos, child,
-    /// on_stem)`: `parent_pos` is the parent's position in that sequence (`NONE` for the origin),
-    /// so the caller can number the nodes compactly. Consumes the tree's parent links.
-    pub(crate) fn drain_edges(&mut self, mut edge: impl FnMut(u32, u32, u32, bool)) {
-        let s = &mut *self.scratch;
-        let mut pos = 0;
-        for &i in &self.nodes {
-            if s.seq[i as usize] < self.first {
-                continue;
-            }
-            let p = s.parent[i as usize];
-            let parent = p & ID;
-            let parent_pos = if parent == 0 {
-                NONE
-            } else {
-                s.parent[parent as usize] & ID
-            };
-            edge(parent, parent_pos, i, p & STEM != 0);
-            s.parent[i as usize] = pos;
-            pos += 1;
-        }
+        kept
     }
 }
 
-impl Drop for LocalTree {
+impl Drop for LocalTree<'_> {
     fn drop(&mut self) {
-        SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
+        self.member[0] &= !1;
+        for &i in &self.nodes {
+            self.member[i as usize / 64] &= !(1 << (i % 64));
+        }
     }
 }
 
@@ -413,5 +500,79 @@ impl Picker {
     pub(crate) fn take(&mut self, u: u32) {
         let k = self.ids.binary_search(&u).expect("a destination");
         self.taken[k] = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn divisors_are_exact() {
+        let ns = [
+            0,
+            1,
+            2,
+            3,
+            1023,
+            1024,
+            1025,
+            (1 << 26) - 1,
+            1 << 26,
+            u32::MAX - 1,
+            u32::MAX,
+        ];
+        for d in (1..=300).chain([1023, 1024, 4096, 8191, 65537, 1 << 25, (1 << 26) - 1]) {
+            let div = Divisor::new(d);
+            for n in ns
+                .iter()
+                .copied()
+                .chain((0..2000u32).map(|k| k.wrapping_mul(2_654_435_761)))
+            {
+                assert_eq!((div.div(n), div.rem(n)), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    /// The tree node nearest `u` by the definition: least distance (within `{origin ⇔ u}`
+    /// unless `both_ways`), then least insertion number.
+    fn nearest_by_scan(tree: &LocalTree, u: u32, both_ways: bool) -> u32 {
+        let g = &tree.grid;
+        (0..g.len() as u32)
+            .filter(|&v| tree.contains(v))
+            .filter(|&v| both_ways || (0..g.rank()).all(|d| g.coord(v, d) <= g.coord(u, d)))
+            .min_by_key(|&v| {
+                let dist: u32 = (0..g.rank())
+                    .map(|d| g.coord(v, d).abs_diff(g.coord(u, d)))
+                    .sum();
+                (dist, tree.slots[v as usize].seq)
+            })
+            .expect("the origin is in the tree")
+    }
+
+    proptest! {
+        #[test]
+        fn shells_find_the_nearest_tree_node(
+            ext in prop::collection::vec(1u32..6, 1..4),
+            targets in prop::collection::vec(any::<u32>(), 1..6),
+            probes in prop::collection::vec(any::<u32>(), 1..10),
+        ) {
+            let grid = Grid::new(&ext);
+            let len = grid.len() as u32;
+            let mut forest = Forest::new(grid.len() + 64);
+            let mut tree = forest.tree(grid, 64);
+            let mut from = 0;
+            for t in targets {
+                tree.connect(from, t % len);
+                from = t % len;
+            }
+            for p in probes {
+                let u = p % len;
+                for both_ways in [false, true] {
+                    prop_assert_eq!(tree.closest(u, both_ways), nearest_by_scan(&tree, u, both_ways));
+                }
+            }
+        }
     }
 }

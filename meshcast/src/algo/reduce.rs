@@ -22,9 +22,9 @@
 //! would let two subtrees use the same links); the 3D torus example joins zone (x,y,z) through
 //! zone (x,z) where our rule uses (x,y) — the same number of hops, and the example's numbers agree.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use super::local::{Grid, LocalTree, NONE};
+use super::local::{Forest, Grid, LocalTree};
 use crate::plan::{Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
@@ -134,9 +134,9 @@ impl<'a> Zones<'a> {
             .expect("zone coordinates stay inside the shape")
     }
 
-    /// A map from the local ids of `zone`'s grid to global nodes: per dimension, the global id
-    /// offset of every local coordinate, so mapping a node costs n table look-ups.
-    fn id_map(&self, zone: u32, grid: &Grid) -> impl Fn(u32) -> Node + '_ {
+    /// Per dimension of `zone`'s grid, the global id offset of every local coordinate: a
+    /// node's global id is the sum of its coordinates' offsets.
+    fn id_tables(&self, zone: u32, grid: &Grid) -> Vec<Vec<u32>> {
         let unit: Vec<u32> = (0..self.source.len())
             .map(|i| {
                 let mut c = vec![0; self.source.len()];
@@ -147,21 +147,13 @@ impl<'a> Zones<'a> {
                     .index() as u32
             })
             .collect();
-        let tables: Vec<Vec<u32>> = (0..grid.rank())
+        (0..grid.rank())
             .map(|i| {
                 (0..grid.extent(i))
                     .map(|l| self.global_coord(zone, i, l) * unit[i])
                     .collect()
             })
-            .collect();
-        let grid = grid.clone();
-        move |local| {
-            Node(
-                (0..grid.rank())
-                    .map(|i| tables[i][grid.coord(local, i) as usize])
-                    .sum(),
-            )
-        }
+            .collect()
     }
 
     /// The node at the local origin of `zone`: the source for zone 0.
@@ -193,108 +185,110 @@ pub(crate) fn lift(algo: &dyn ZoneAlgorithm, shape: &Shape, source: Node, dests:
         })
         .collect();
     by_zone.sort_by_key(|&(zone, _)| zone);
-    // Every zone on the way from the source to a zone with destinations.
-    let mut needed = BTreeSet::new();
-    for &(zone, _) in &by_zone {
-        let mut b = zone;
-        while b != 0 && needed.insert(b) {
+    let groups: Vec<&[(u32, usize)]> = by_zone.chunk_by(|a, b| a.0 == b.0).collect();
+    // Every zone on the way from the source to a zone with destinations, and the source's.
+    let mut needed = BTreeSet::from([0]);
+    for group in &groups {
+        let mut b = group[0].0;
+        while needed.insert(b) {
             b = feeder(b);
         }
     }
-    let mut forest = Forest::default();
-    let mut origin_of = BTreeMap::from([(0, forest.push(source, NONE, 0))]);
-    for &b in &needed {
-        let hop = forest.push(zones.origin(b), origin_of[&feeder(b)], b);
-        origin_of.insert(b, hop);
+    let needed: Vec<u32> = needed.into_iter().collect();
+    let index = |b: u32| needed.binary_search(&b).expect("a needed zone");
+    let mut plan_zones: Vec<PlanZone> = needed.iter().map(|&b| PlanZone::new(&zones, b)).collect();
+    for (i, &b) in needed.iter().enumerate().skip(1) {
+        plan_zones[index(feeder(b))].hops.push(i as u32);
     }
+    // Each zone's tree starts on a word of the forest's bitmap.
+    let total = groups
+        .iter()
+        .map(|g| (zones.extents(g[0].0).iter().product::<u32>() as usize).next_multiple_of(64))
+        .sum();
+    let mut forest = Forest::new(total);
     let mut ids = Vec::new();
-    for group in by_zone.chunk_by(|a, b| a.0 == b.0) {
-        let zone = group[0].0;
-        let grid = Grid::new(&zones.extents(zone));
+    let mut offset = 0;
+    let mut links = needed.len() - 1;
+    for group in &groups {
+        let z = &mut plan_zones[index(group[0].0)];
         ids.clear();
         ids.extend(
             group
                 .iter()
-                .map(|&(_, k)| grid.index(&local[k * n..(k + 1) * n])),
+                .map(|&(_, k)| z.grid.index(&local[k * n..(k + 1) * n])),
         );
-        let at = zones.id_map(zone, &grid);
-        let mut tree = LocalTree::new(grid.clone());
+        let mut tree = forest.tree(z.grid.clone(), offset);
         algo.grow(&mut tree, &ids);
-        tree.prune(&ids);
-        let (origin, base) = (origin_of[&zone], forest.len() as u32);
-        tree.drain_edges(|parent, parent_pos, child, on_stem| {
-            let (dim, up) = grid.step_between(parent, child);
-            let stem_rank = u32::from(!(on_stem && algo.stem_first()));
-            let rank = 1 << 31 | stem_rank << 30 | (dim as u32) << 1 | u32::from(!up);
-            let from = if parent_pos == NONE {
-                origin
-            } else {
-                base + parent_pos
-            };
-            forest.push(at(child), from, rank);
-        });
+        links += tree.prune(&ids);
+        z.offset = Some(offset);
+        offset += z.grid.len().next_multiple_of(64);
     }
-    forest.into_plan(dests)
+    let mut plan = Plan::new(PlanKind::Tree, source, dests.to_vec());
+    plan.reserve_edges(links);
+    list(&forest, &plan_zones, algo.stem_first(), links, plan)
 }
 
-/// The tree of a plan before it is listed: nodes numbered compactly (the source is 0), each
-/// with its parent and its rank among its parent's children — a zone-origin hop `b` ranks `b`,
-/// ahead of every edge of a zone's own tree, which ranks `2³¹ | stem_rank·2³⁰ | dim·2 | down`.
-#[derive(Default)]
-struct Forest {
-    node: Vec<Node>,
-    parent: Vec<u32>,
-    rank: Vec<u32>,
+/// One zone of a plan: its grid, where its tree lies in the forest (if it has one), the zones
+/// its origin passes the message on to, and the global offsets of its local coordinates.
+struct PlanZone {
+    grid: Grid,
+    offset: Option<usize>,
+    hops: Vec<u32>,
+    origin: Node,
+    /// Per dimension, the global id offset of every local coordinate.
+    tables: Vec<Vec<u32>>,
 }
 
-impl Forest {
-    fn len(&self) -> usize {
-        self.node.len()
+impl PlanZone {
+    fn new(zones: &Zones, zone: u32) -> PlanZone {
+        let grid = Grid::new(&zones.extents(zone));
+        PlanZone {
+            tables: zones.id_tables(zone, &grid),
+            grid,
+            offset: None,
+            hops: Vec::new(),
+            origin: zones.origin(zone),
+        }
     }
+}
 
-    /// Add `node` below compact node `parent` (`NONE` for the source); its compact number.
-    fn push(&mut self, node: Node, parent: u32, rank: u32) -> u32 {
-        self.node.push(node);
-        self.parent.push(parent);
-        self.rank.push(rank);
-        self.node.len() as u32 - 1
-    }
-
-    /// The plan: every node's children in rank order (its port order), the sends listed breadth
-    /// first from the source.
-    fn into_plan(self, dests: &[Node]) -> Plan {
-        let m = self.len();
-        let mut first = vec![0u32; m + 1];
-        for &p in &self.parent[1..] {
-            first[p as usize + 1] += 1;
-        }
-        for v in 0..m {
-            first[v + 1] += first[v];
-        }
-        let mut fill = first.clone();
-        let mut children = vec![0u32; m - 1];
-        for (c, &p) in self.parent.iter().enumerate().skip(1) {
-            children[fill[p as usize] as usize] = c as u32;
-            fill[p as usize] += 1;
-        }
-        drop(fill);
-        let mut plan = Plan::new(PlanKind::Tree, self.node[0], dests.to_vec());
-        plan.reserve_edges(m - 1);
-        let mut queue = Vec::with_capacity(m);
-        queue.push(0u32);
-        let mut next = 0;
-        while next < queue.len() {
-            let v = queue[next] as usize;
-            next += 1;
-            let kids = &mut children[first[v] as usize..first[v + 1] as usize];
-            kids.sort_unstable_by_key(|&c| self.rank[c as usize]);
-            for &c in kids.iter() {
-                plan.push_edge(self.node[v], self.node[c as usize]);
-                queue.push(c);
+/// Fill `plan` (empty, room reserved for its `links` edges): the sends listed breadth first from the source, each node's in port order — the
+/// hops to zone origins first, lower zone first, then its children in its zone's tree.
+fn list(
+    forest: &Forest,
+    zones: &[PlanZone],
+    stem_first: bool,
+    links: usize,
+    mut plan: Plan,
+) -> Plan {
+    // (zone index, local id, global node) of every node, in the order it receives the message.
+    let mut queue = Vec::with_capacity(links + 1);
+    queue.push((0u32, 0u32, plan.source()));
+    let mut c = Vec::new();
+    let mut next = 0;
+    while next < queue.len() {
+        let (zi, v, node) = queue[next];
+        next += 1;
+        let z = &zones[zi as usize];
+        if v == 0 {
+            for &h in &z.hops {
+                let to = zones[h as usize].origin;
+                plan.push_edge(node, to);
+                queue.push((h, 0, to));
             }
         }
-        plan
+        let Some(offset) = z.offset else { continue };
+        c.resize(z.grid.rank(), 0);
+        z.grid.coords_into(v, &mut c);
+        forest.children(&z.grid, offset, v, &c, stem_first, |w, d, up| {
+            let x = c[d] as usize;
+            let t = &z.tables[d];
+            let to = Node(node.0 - t[x] + if up { t[x + 1] } else { t[x - 1] });
+            plan.push_edge(node, to);
+            queue.push((zi, w, to));
+        });
     }
+    plan
 }
 
 #[cfg(test)]
