@@ -7,9 +7,16 @@
 //! search for the tree node closest to a destination, and pruning.
 //!
 //! Everything is flat arrays indexed by local node id, with no per-step allocation: the closest
-//! node is found by a breadth-first search outward from the destination, which stops at the first
-//! layer that touches the tree — usually a few nodes away — instead of scanning the whole tree
-//! (the papers' O(N) per destination).
+//! node is found by walking the layers of a breadth-first search outward from the destination
+//! (shells at distance 1, 2, …), which stops at the first layer that touches the tree — usually a
+//! few nodes away — instead of scanning the whole tree (the papers' O(N) per destination).
+//!
+//! A plan's work is proportional to its trees, not to the topology (issue 14): the per-node
+//! arrays live in a per-thread scratch reused from plan to plan ([`Forest`]), the trees keep
+//! their nodes in insertion order, pruning is one backward pass over them, the plan is listed
+//! straight from the grid neighbours of each node, and coordinates come from multiplications by
+//! precomputed inverses, not divisions. Memory: 8 bytes per node of the largest topology a
+//! thread has routed on, plus one bit per node; kept until the thread ends.
 
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -143,16 +150,14 @@ struct Slot {
 
 /// The per-node arrays of a plan's trees, kept per thread from one plan to the next so that a
 /// plan touches only the nodes of its trees: nothing the size of the topology is allocated or
-/// cleared per plan. A node belongs to a tree iff its insertion number is at least the plan's
-/// first one; numbers keep growing across plans, and the array is cleared only when they would
-/// overflow. While a tree grows, a bitmap of its nodes (one bit per node, 64 times smaller than
-/// the slots, so it stays in cache) answers the searches' "is it in the tree?"; each tree
-/// clears its own bits when it is dropped.
+/// cleared per plan. Membership is a bitmap (one bit per node, 64 times smaller than the slots,
+/// so the searches' "is it in the tree?" stays in cache); every plan clears the bits it set, by
+/// its trees' node lists, when it is done. Insertion numbers need no clearing: they are read
+/// only for members, and every plan numbers from 1.
 #[derive(Default)]
 struct Scratch {
     slots: Vec<Slot>,
     member: Vec<u64>,
-    next_seq: u32,
 }
 
 thread_local! {
@@ -163,8 +168,10 @@ thread_local! {
 /// grown one after the other and read together when the plan is listed.
 pub(crate) struct Forest {
     scratch: Box<Scratch>,
-    /// The first insertion number of this plan.
-    first: u32,
+    next_seq: u32,
+    /// Where each tree grown so far lies, and its nodes other than the origin: the bits to
+    /// clear when the plan is done.
+    grown: Vec<(usize, Vec<u32>)>,
 }
 
 impl Forest {
@@ -175,15 +182,10 @@ impl Forest {
             scratch.slots.resize(len, Slot::default());
             scratch.member.resize(len.div_ceil(64), 0);
         }
-        if scratch.next_seq == 0
-            || u64::from(scratch.next_seq) + len as u64 + 1 > u64::from(u32::MAX)
-        {
-            scratch.slots.fill(Slot::default());
-            scratch.next_seq = 1;
-        }
         Forest {
-            first: scratch.next_seq,
             scratch,
+            next_seq: 1,
+            grown: Vec::new(),
         }
     }
 
@@ -195,17 +197,19 @@ impl Forest {
         let end = offset + grid.len();
         let slots = &mut s.slots[offset..end];
         slots[0] = Slot {
-            seq: s.next_seq,
+            seq: self.next_seq,
             parent: 0,
         };
-        s.next_seq += 1;
+        self.next_seq += 1;
         let member = &mut s.member[offset / 64..end.div_ceil(64)];
         member[0] |= 1;
         LocalTree {
             grid,
             slots,
             member,
-            next_seq: &mut s.next_seq,
+            offset,
+            next_seq: &mut self.next_seq,
+            grown: &mut self.grown,
             nodes: Vec::new(),
             route: Vec::new(),
             at: Vec::new(),
@@ -225,9 +229,9 @@ impl Forest {
         mut child: impl FnMut(u32, usize, bool),
     ) {
         let slots = &self.scratch.slots[offset..offset + grid.len()];
+        let member = &self.scratch.member[offset / 64..];
         let is_child = |w: u32| {
-            let s = slots[w as usize];
-            s.seq >= self.first && s.parent & ID == v
+            member[w as usize / 64] >> (w % 64) & 1 != 0 && slots[w as usize].parent & ID == v
         };
         let stem = |w: u32| slots[w as usize].parent & STEM != 0;
         let mut stem_child = NONE;
@@ -261,6 +265,13 @@ impl Forest {
 
 impl Drop for Forest {
     fn drop(&mut self) {
+        for (offset, nodes) in &self.grown {
+            let member = &mut self.scratch.member[offset / 64..];
+            member[0] &= !1;
+            for &i in nodes {
+                member[i as usize / 64] &= !(1 << (i % 64));
+            }
+        }
         SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
     }
 }
@@ -271,6 +282,8 @@ pub(crate) struct LocalTree<'a> {
     slots: &'a mut [Slot],
     /// Bit `i`: node `i` is in the tree.
     member: &'a mut [u64],
+    offset: usize,
+    grown: &'a mut Vec<(usize, Vec<u32>)>,
     next_seq: &'a mut u32,
     /// The tree's nodes other than the origin, in insertion order.
     nodes: Vec<u32>,
@@ -432,7 +445,7 @@ impl LocalTree<'_> {
                 self.slots[(p & ID) as usize].parent |= KEEP;
                 kept += 1;
             } else {
-                self.slots[i as usize].seq = 0;
+                self.member[i as usize / 64] &= !(1 << (i % 64));
             }
         }
         kept
@@ -440,11 +453,10 @@ impl LocalTree<'_> {
 }
 
 impl Drop for LocalTree<'_> {
+    /// The tree's bits stay set until the plan is listed; its forest clears them.
     fn drop(&mut self) {
-        self.member[0] &= !1;
-        for &i in &self.nodes {
-            self.member[i as usize / 64] &= !(1 << (i % 64));
-        }
+        self.grown
+            .push((self.offset, std::mem::take(&mut self.nodes)));
     }
 }
 
