@@ -26,7 +26,7 @@ Each row: the algorithm, the topology, K, the plans timed, the mean links (hops)
 mean CPU time per plan, ns per link (total time / total links), the best plan's ns per link, and a
 digest of every plan's sends (equal digests: the same plans, link for link, in the same order).
 One untimed plan per algorithm first (--warmup). With several topologies, the growth exponent of
-the time per plan against the node count N between each pair of consecutive topologies.
+the time per plan against the node count N from each topology to the next one of another size.
 
 Examples:
   # issue 14: every tree algorithm at 1024x1024 with K = N/100 = 10,486
@@ -255,7 +255,11 @@ fn render(rows: &[Row]) -> String {
     let mut out = table(&header, &cells);
     let mut growth = Vec::new();
     for (i, a) in rows.iter().enumerate() {
-        if let Some(b) = rows[i + 1..].iter().find(|b| b.algo == a.algo) {
+        // The next topology of another size this algorithm ran on.
+        let next = rows[i + 1..]
+            .iter()
+            .find(|b| b.algo == a.algo && b.nodes != a.nodes);
+        if let Some(b) = next {
             let exponent =
                 (per_plan_us(b) / per_plan_us(a)).ln() / (b.nodes as f64 / a.nodes as f64).ln();
             growth.push(format!(
