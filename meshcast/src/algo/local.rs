@@ -164,6 +164,18 @@ thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
 }
 
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] >> (i % 64) & 1 != 0
+}
+
+fn set_bit(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+fn clear_bit(bits: &mut [u64], i: usize) {
+    bits[i / 64] &= !(1 << (i % 64));
+}
+
 /// The trees of one plan, one per zone, side by side in one scratch array: the zone trees are
 /// grown one after the other and read together when the plan is listed.
 pub(crate) struct Forest {
@@ -189,10 +201,8 @@ impl Forest {
         }
     }
 
-    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`;
-    /// `offset` is a multiple of 64.
+    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`.
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
-        assert_eq!(offset % 64, 0, "trees start on a word of the bitmap");
         let s = &mut *self.scratch;
         let end = offset + grid.len();
         let slots = &mut s.slots[offset..end];
@@ -201,12 +211,11 @@ impl Forest {
             parent: 0,
         };
         self.next_seq += 1;
-        let member = &mut s.member[offset / 64..end.div_ceil(64)];
-        member[0] |= 1;
+        set_bit(&mut s.member, offset);
         LocalTree {
             grid,
             slots,
-            member,
+            member: &mut s.member,
             offset,
             next_seq: &mut self.next_seq,
             grown: &mut self.grown,
@@ -229,10 +238,9 @@ impl Forest {
         mut child: impl FnMut(u32, usize, bool),
     ) {
         let slots = &self.scratch.slots[offset..offset + grid.len()];
-        let member = &self.scratch.member[offset / 64..];
-        let is_child = |w: u32| {
-            member[w as usize / 64] >> (w % 64) & 1 != 0 && slots[w as usize].parent & ID == v
-        };
+        let member = &self.scratch.member;
+        let is_child =
+            |w: u32| bit(member, offset + w as usize) && slots[w as usize].parent & ID == v;
         let stem = |w: u32| slots[w as usize].parent & STEM != 0;
         let mut stem_child = NONE;
         for pass in [true, false] {
@@ -265,11 +273,11 @@ impl Forest {
 
 impl Drop for Forest {
     fn drop(&mut self) {
-        for (offset, nodes) in &self.grown {
-            let member = &mut self.scratch.member[offset / 64..];
-            member[0] &= !1;
+        let member = &mut self.scratch.member;
+        for &(offset, ref nodes) in &self.grown {
+            clear_bit(member, offset);
             for &i in nodes {
-                member[i as usize / 64] &= !(1 << (i % 64));
+                clear_bit(member, offset + i as usize);
             }
         }
         SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
@@ -280,7 +288,7 @@ impl Drop for Forest {
 pub(crate) struct LocalTree<'a> {
     pub(crate) grid: Grid,
     slots: &'a mut [Slot],
-    /// Bit `i`: node `i` is in the tree.
+    /// Bit `offset + i`: node `i` is in the tree.
     member: &'a mut [u64],
     offset: usize,
     grown: &'a mut Vec<(usize, Vec<u32>)>,
@@ -293,7 +301,7 @@ pub(crate) struct LocalTree<'a> {
 
 impl LocalTree<'_> {
     pub(crate) fn contains(&self, i: u32) -> bool {
-        self.member[i as usize / 64] >> (i % 64) & 1 != 0
+        bit(self.member, self.offset + i as usize)
     }
 
     /// Add `child` (not yet in the tree) below `parent` (in the tree, a neighbour).
@@ -304,7 +312,7 @@ impl LocalTree<'_> {
             parent,
         };
         *self.next_seq += 1;
-        self.member[child as usize / 64] |= 1 << (child % 64);
+        set_bit(self.member, self.offset + child as usize);
         self.nodes.push(child);
     }
 
@@ -445,7 +453,7 @@ impl LocalTree<'_> {
                 self.slots[(p & ID) as usize].parent |= KEEP;
                 kept += 1;
             } else {
-                self.member[i as usize / 64] &= !(1 << (i % 64));
+                clear_bit(self.member, self.offset + i as usize);
             }
         }
         kept
@@ -572,8 +580,8 @@ mod tests {
         ) {
             let grid = Grid::new(&ext);
             let len = grid.len() as u32;
-            let mut forest = Forest::new(grid.len() + 64);
-            let mut tree = forest.tree(grid, 64);
+            let mut forest = Forest::new(grid.len() + 3);
+            let mut tree = forest.tree(grid, 3);
             let mut from = 0;
             for t in targets {
                 tree.connect(from, t % len);

@@ -200,10 +200,9 @@ pub(crate) fn lift(algo: &dyn ZoneAlgorithm, shape: &Shape, source: Node, dests:
     for (i, &b) in needed.iter().enumerate().skip(1) {
         plan_zones[index(feeder(b))].hops.push(i as u32);
     }
-    // Each zone's tree starts on a word of the forest's bitmap.
     let total = groups
         .iter()
-        .map(|g| (zones.extents(g[0].0).iter().product::<u32>() as usize).next_multiple_of(64))
+        .map(|g| zones.extents(g[0].0).iter().product::<u32>() as usize)
         .sum();
     let mut forest = Forest::new(total);
     let mut ids = Vec::new();
@@ -221,7 +220,7 @@ pub(crate) fn lift(algo: &dyn ZoneAlgorithm, shape: &Shape, source: Node, dests:
         algo.grow(&mut tree, &ids);
         links += tree.prune(&ids);
         z.offset = Some(offset);
-        offset += z.grid.len().next_multiple_of(64);
+        offset += z.grid.len();
     }
     let mut plan = Plan::new(PlanKind::Tree, source, dests.to_vec());
     plan.reserve_edges(links);
