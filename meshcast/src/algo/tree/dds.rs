@@ -42,6 +42,8 @@ impl ZoneAlgorithm for Dds {
 
 /// Algorithm 3.2.2.1: the destinations in dimensional-distance order.
 fn sorted(grid: &Grid, dests: &[u32]) -> Vec<u32> {
+    // Each (value, dimension) pair packed as value·32 + dimension: coordinates stay below 2²⁶
+    // and dimensions below 32, so the packed words compare as the pairs do.
     sorted_by_coords(grid, dests, |c, key| {
         let start = key.len();
         key.extend(c.iter().enumerate().map(|(d, &x)| x << 5 | d as u32));
