@@ -139,6 +139,11 @@ pub enum Command {
     /// docs/OPTIMALITY.md, with the worst instances drawn as SVG.
     #[command(after_help = OPTIMALITY_EXAMPLES)]
     Optimality(OptimalityArgs),
+    /// Time the library's plan construction: ns per link and µs per plan per algorithm on
+    /// random multicasts of a given topology and K, the growth exponent across topologies, and
+    /// a digest of the plans (docs/PERFORMANCE.md).
+    #[command(after_help = crate::bench::BENCH_EXAMPLES)]
+    Bench(crate::bench::BenchArgs),
 }
 
 const SERVE_EXAMPLES: &str = "\

@@ -7,6 +7,7 @@
 //! output cannot be written.
 
 mod args;
+mod bench;
 mod draw;
 mod msets;
 mod optimality;
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         Command::Serve(s) => serve::run(s),
         Command::Msets(m) => msets::run(m),
         Command::Optimality(o) => optimality::run(o),
+        Command::Bench(b) => bench::run(b),
     };
     match result.and_then(|text| output::print(&text).context("cannot write to standard output")) {
         Ok(()) => ExitCode::SUCCESS,

@@ -128,6 +128,12 @@ impl Plan {
         );
     }
 
+    /// Room for `n` more tree edges without reallocating.
+    pub(crate) fn reserve_edges(&mut self, n: usize) {
+        self.spans.reserve(n);
+        self.hops.reserve(n);
+    }
+
     /// The number of sends.
     pub fn send_count(&self) -> usize {
         self.spans.len()

@@ -7,18 +7,58 @@
 //! search for the tree node closest to a destination, and pruning.
 //!
 //! Everything is flat arrays indexed by local node id, with no per-step allocation: the closest
-//! node is found by a breadth-first search outward from the destination, which stops at the first
-//! layer that touches the tree — usually a few nodes away — instead of scanning the whole tree
-//! (the papers' O(N) per destination).
+//! node is found by walking the layers of a breadth-first search outward from the destination
+//! (shells at distance 1, 2, …), which stops at the first layer that touches the tree — usually a
+//! few nodes away — instead of scanning the whole tree (the papers' O(N) per destination).
+//!
+//! A plan's work is proportional to its trees, not to the topology (issue 14): the per-node
+//! arrays live in a per-thread scratch reused from plan to plan ([`Forest`]), the trees keep
+//! their nodes in insertion order, pruning is one backward pass over them, the plan is listed
+//! straight from the grid neighbours of each node, and coordinates come from multiplications by
+//! precomputed inverses, not divisions. Memory: 8 bytes per node of the largest topology a
+//! thread has routed on, plus one bit per node; kept until the thread ends.
 
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
+
+/// Division by a fixed divisor without a division instruction: Lemire, Kaser and Kurz, "Faster
+/// remainder by direct computation" (2019) — for 32-bit operands, `M = ⌊(2⁶⁴ − 1)/d⌋ + 1` gives
+/// the exact quotient and remainder of every `n < 2³²` with one or two multiplications.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: u32,
+    m: u64,
+}
+
+impl Divisor {
+    fn new(d: u32) -> Divisor {
+        Divisor {
+            d,
+            m: (u64::MAX / u64::from(d)).wrapping_add(1),
+        }
+    }
+
+    fn div(self, n: u32) -> u32 {
+        if self.d == 1 {
+            n
+        } else {
+            ((u128::from(self.m) * u128::from(n)) >> 64) as u32
+        }
+    }
+
+    fn rem(self, n: u32) -> u32 {
+        let low = self.m.wrapping_mul(u64::from(n));
+        ((u128::from(low) * u128::from(self.d)) >> 64) as u32
+    }
+}
 
 /// A box-shaped mesh `e₀ × … × eₙ₋₁` with local ids (dimension 0 fastest).
 #[derive(Clone, Debug)]
 pub(crate) struct Grid {
     ext: Vec<u32>,
     stride: Vec<u32>,
+    by_stride: Vec<Divisor>,
+    by_ext: Vec<Divisor>,
     len: u32,
 }
 
@@ -32,6 +72,8 @@ impl Grid {
         }
         Grid {
             ext: ext.to_vec(),
+            by_stride: stride.iter().map(|&s| Divisor::new(s)).collect(),
+            by_ext: ext.iter().map(|&e| Divisor::new(e)).collect(),
             stride,
             len,
         }
@@ -50,11 +92,18 @@ impl Grid {
     }
 
     pub(crate) fn coord(&self, i: u32, d: usize) -> u32 {
-        (i / self.stride[d]) % self.ext[d]
+        self.by_ext[d].rem(self.by_stride[d].div(i))
     }
 
     pub(crate) fn coords(&self, i: u32) -> Vec<u32> {
         (0..self.rank()).map(|d| self.coord(i, d)).collect()
+    }
+
+    /// The coordinates of `i` into `out` (one per dimension), without allocating.
+    pub(crate) fn coords_into(&self, i: u32, out: &mut [u32]) {
+        for (d, c) in out.iter_mut().enumerate().take(self.rank()) {
+            *c = self.coord(i, d);
+        }
     }
 
     pub(crate) fn index(&self, c: &[u32]) -> u32 {
@@ -68,14 +117,6 @@ impl Grid {
     /// Distance from the origin (the local source): the sum of the coordinates.
     pub(crate) fn norm(&self, i: u32) -> u32 {
         (0..self.rank()).map(|d| self.coord(i, d)).sum()
-    }
-
-    /// Which dimension and direction (`true` = increasing) leads from `a` to its neighbour `b`.
-    pub(crate) fn step_between(&self, a: u32, b: u32) -> (usize, bool) {
-        let d = (0..self.rank())
-            .find(|&d| self.coord(a, d) != self.coord(b, d))
-            .expect("distinct neighbours");
-        (d, self.coord(b, d) > self.coord(a, d))
     }
 }
 
@@ -91,61 +132,193 @@ pub(crate) enum Reach {
     Anywhere,
 }
 
-/// A multicast tree inside a [`Grid`], rooted at the local origin.
-pub(crate) struct LocalTree {
-    pub(crate) grid: Grid,
-    /// Insertion number + 1 of each tree node (0: not in the tree). Ties between equally close
-    /// tree nodes go to the earliest inserted — the node a scan of the tree in insertion order
-    /// meets first, which is how the papers' "find a node c in MT closest to u" reads.
-    seq: Vec<u32>,
-    parent: Vec<u32>,
-    stem: Vec<bool>,
-    next_seq: u32,
-    stamp: Vec<u32>,
-    epoch: u32,
-    layer: Vec<u32>,
-    next_layer: Vec<u32>,
-    route: Vec<u32>,
+/// Flags kept in the high bits of a node's `parent` word (ids stay below 2²⁶, `MAX_NODES`).
+const STEM: u32 = 1 << 31;
+const DEST: u32 = 1 << 30;
+const KEEP: u32 = 1 << 29;
+const ID: u32 = KEEP - 1;
+
+/// What the trees know of one node: its insertion number and its parent word, side by side so
+/// that one cache line serves both. Ties between equally close tree nodes go to the earliest
+/// inserted — the node a scan of the tree in insertion order meets first, which is how the
+/// papers' "find a node c in MT closest to u" reads.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    seq: u32,
+    parent: u32,
 }
 
-impl LocalTree {
-    pub(crate) fn new(grid: Grid) -> LocalTree {
-        let n = grid.len();
-        let mut t = LocalTree {
-            grid,
-            seq: vec![0; n],
-            parent: vec![NONE; n],
-            stem: vec![false; n],
+/// The per-node arrays of a plan's trees, kept per thread from one plan to the next so that a
+/// plan touches only the nodes of its trees: nothing the size of the topology is allocated or
+/// cleared per plan. Membership is a bitmap (one bit per node, 64 times smaller than the slots,
+/// so the searches' "is it in the tree?" stays in cache); every plan clears the bits it set, by
+/// its trees' node lists, when it is done. Insertion numbers need no clearing: they are read
+/// only for members, and every plan numbers from 1.
+#[derive(Default)]
+struct Scratch {
+    slots: Vec<Slot>,
+    member: Vec<u64>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
+}
+
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] >> (i % 64) & 1 != 0
+}
+
+fn set_bit(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+fn clear_bit(bits: &mut [u64], i: usize) {
+    bits[i / 64] &= !(1 << (i % 64));
+}
+
+/// The trees of one plan, one per zone, side by side in one scratch array: the zone trees are
+/// grown one after the other and read together when the plan is listed.
+pub(crate) struct Forest {
+    scratch: Box<Scratch>,
+    next_seq: u32,
+    /// Where each tree grown so far lies, and its nodes other than the origin: the bits to
+    /// clear when the plan is done.
+    grown: Vec<(usize, Vec<u32>)>,
+}
+
+impl Forest {
+    /// Room for trees of `len` nodes in all.
+    pub(crate) fn new(len: usize) -> Forest {
+        let mut scratch = SCRATCH.take().unwrap_or_default();
+        if scratch.slots.len() < len {
+            scratch.slots.resize(len, Slot::default());
+            scratch.member.resize(len.div_ceil(64), 0);
+        }
+        Forest {
+            scratch,
             next_seq: 1,
-            stamp: vec![0; n],
-            epoch: 0,
-            layer: Vec::new(),
-            next_layer: Vec::new(),
-            route: Vec::new(),
+            grown: Vec::new(),
+        }
+    }
+
+    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`.
+    pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
+        let s = &mut *self.scratch;
+        let end = offset + grid.len();
+        let slots = &mut s.slots[offset..end];
+        slots[0] = Slot {
+            seq: self.next_seq,
+            parent: 0,
         };
-        t.seq[0] = t.take_seq();
-        t
-    }
-
-    fn take_seq(&mut self) -> u32 {
         self.next_seq += 1;
-        self.next_seq - 1
+        set_bit(&mut s.member, offset);
+        LocalTree {
+            grid,
+            slots,
+            member: &mut s.member,
+            offset,
+            next_seq: &mut self.next_seq,
+            grown: &mut self.grown,
+            nodes: Vec::new(),
+            route: Vec::new(),
+            at: Vec::new(),
+        }
     }
 
+    /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
+    /// first if `stem_first`, then by dimension, increasing direction first — each as
+    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates.
+    pub(crate) fn children(
+        &self,
+        grid: &Grid,
+        offset: usize,
+        v: u32,
+        c: &[u32],
+        stem_first: bool,
+        mut child: impl FnMut(u32, usize, bool),
+    ) {
+        let slots = &self.scratch.slots[offset..offset + grid.len()];
+        let member = &self.scratch.member;
+        let is_child =
+            |w: u32| bit(member, offset + w as usize) && slots[w as usize].parent & ID == v;
+        let stem = |w: u32| slots[w as usize].parent & STEM != 0;
+        let mut stem_child = NONE;
+        for pass in [true, false] {
+            if pass && !stem_first {
+                continue;
+            }
+            for (d, &x) in c.iter().enumerate() {
+                let s = grid.stride(d);
+                let steps = [
+                    (x + 1 < grid.ext[d], v + s, true),
+                    (x > 0, v.wrapping_sub(s), false),
+                ];
+                for (inside, w, up) in steps {
+                    if !inside || !is_child(w) || w == stem_child {
+                        continue;
+                    }
+                    if pass {
+                        if stem(w) {
+                            stem_child = w;
+                            child(w, d, up);
+                        }
+                    } else {
+                        child(w, d, up);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Forest {
+    fn drop(&mut self) {
+        let member = &mut self.scratch.member;
+        for &(offset, ref nodes) in &self.grown {
+            clear_bit(member, offset);
+            for &i in nodes {
+                clear_bit(member, offset + i as usize);
+            }
+        }
+        SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
+    }
+}
+
+/// A multicast tree inside a [`Grid`], rooted at the local origin.
+pub(crate) struct LocalTree<'a> {
+    pub(crate) grid: Grid,
+    slots: &'a mut [Slot],
+    /// Bit `offset + i`: node `i` is in the tree.
+    member: &'a mut [u64],
+    offset: usize,
+    grown: &'a mut Vec<(usize, Vec<u32>)>,
+    next_seq: &'a mut u32,
+    /// The tree's nodes other than the origin, in insertion order.
+    nodes: Vec<u32>,
+    route: Vec<u32>,
+    at: Vec<u32>,
+}
+
+impl LocalTree<'_> {
     pub(crate) fn contains(&self, i: u32) -> bool {
-        self.seq[i as usize] != 0
+        bit(self.member, self.offset + i as usize)
     }
 
     /// Add `child` (not yet in the tree) below `parent` (in the tree, a neighbour).
     pub(crate) fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
-        self.parent[child as usize] = parent;
-        self.seq[child as usize] = self.take_seq();
+        self.slots[child as usize] = Slot {
+            seq: *self.next_seq,
+            parent,
+        };
+        *self.next_seq += 1;
+        set_bit(self.member, self.offset + child as usize);
+        self.nodes.push(child);
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first.
     pub(crate) fn mark_stem(&mut self, i: u32) {
-        self.stem[i as usize] = true;
+        self.slots[i as usize].parent |= STEM;
     }
 
     /// Connect `to` through the dimension-ordered route from tree node `from` (dimension 0 first,
@@ -158,19 +331,18 @@ impl LocalTree {
         route.clear();
         route.push(from);
         let mut at = from;
+        let mut last_in_tree = 0;
         for d in 0..self.grid.rank() {
-            let target = self.grid.coord(to, d);
+            let (a, b) = (self.grid.coord(from, d), self.grid.coord(to, d));
             let s = self.grid.stride(d);
-            while self.grid.coord(at, d) != target {
-                at = if self.grid.coord(at, d) < target {
-                    at + s
-                } else {
-                    at - s
-                };
+            for _ in 0..a.abs_diff(b) {
+                at = if a < b { at + s } else { at - s };
+                if self.contains(at) {
+                    last_in_tree = route.len();
+                }
                 route.push(at);
             }
         }
-        let last_in_tree = route.iter().rposition(|&i| self.contains(i)).unwrap_or(0);
         for k in last_in_tree + 1..route.len() {
             self.attach(route[k], route[k - 1]);
         }
@@ -184,84 +356,115 @@ impl LocalTree {
         self.connect(c, u);
     }
 
+    /// The tree node nearest `u` (earliest inserted among equals): the grid nodes at distance
+    /// 1, 2, … from `u` — only those with every coordinate at most `u`'s unless `both_ways` —
+    /// are enumerated shell by shell, exactly the layers of a breadth-first search from `u`,
+    /// without the search's visited marks.
     fn closest(&mut self, u: u32, both_ways: bool) -> u32 {
         if self.contains(u) {
             return u;
         }
-        self.epoch += 1;
-        let epoch = self.epoch;
-        self.stamp[u as usize] = epoch;
-        self.layer.clear();
-        self.layer.push(u);
-        loop {
-            self.next_layer.clear();
-            for li in 0..self.layer.len() {
-                let i = self.layer[li];
-                for d in 0..self.grid.rank() {
-                    let c = self.grid.coord(i, d);
-                    let s = self.grid.stride(d);
-                    if c > 0 {
-                        self.visit(i - s, epoch);
-                    }
-                    if both_ways && c + 1 < self.grid.ext[d] {
-                        self.visit(i + s, epoch);
-                    }
+        let mut at = std::mem::take(&mut self.at);
+        at.resize(self.grid.rank(), 0);
+        self.grid.coords_into(u, &mut at);
+        let mut best = (u32::MAX, NONE);
+        for r in 1.. {
+            self.shell(u, &at, 0, r, both_ways, &mut best);
+            if best.1 != NONE {
+                break;
+            }
+        }
+        self.at = at;
+        best.1
+    }
+
+    /// Offer every node `v` with `|vₑ − uₑ|` summing to `r` over dimensions `d…` (and equal to
+    /// `u`'s before `d`); `i` is the id of the node so far, `c` the coordinates of `u`.
+    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, best: &mut (u32, u32)) {
+        let (s, lo, hi) = (
+            self.grid.stride(d),
+            c[d],
+            if both_ways {
+                self.grid.ext[d] - 1 - c[d]
+            } else {
+                0
+            },
+        );
+        if d + 1 == self.grid.rank() {
+            self.offer_pair(i, s, r, lo, hi, best);
+            return;
+        }
+        let last = d + 2 == self.grid.rank();
+        for k in 0..=r.min(lo.max(hi)) {
+            for (inside, j) in [
+                (k <= lo, i.wrapping_sub(k * s)),
+                (k <= hi && k > 0, i + k * s),
+            ] {
+                if !inside {
+                    continue;
+                }
+                if last {
+                    // The last dimension inline: the two nodes `r − k` away along it.
+                    let (t, c) = (self.grid.stride(d + 1), c[d + 1]);
+                    let up = if both_ways {
+                        self.grid.ext[d + 1] - 1 - c
+                    } else {
+                        0
+                    };
+                    self.offer_pair(j, t, r - k, c, up, best);
+                } else {
+                    self.shell(j, c, d + 1, r - k, both_ways, best);
                 }
             }
-            let best = self
-                .next_layer
-                .iter()
-                .copied()
-                .filter(|&i| self.contains(i))
-                .min_by_key(|&i| self.seq[i as usize]);
-            if let Some(best) = best {
-                return best;
-            }
-            std::mem::swap(&mut self.layer, &mut self.next_layer);
-            debug_assert!(!self.layer.is_empty(), "the origin is always reachable");
         }
     }
 
-    fn visit(&mut self, i: u32, epoch: u32) {
-        if self.stamp[i as usize] != epoch {
-            self.stamp[i as usize] = epoch;
-            self.next_layer.push(i);
+    /// Offer the nodes `r` steps of stride `s` below and above `i`, where `lo` and `hi` steps fit.
+    fn offer_pair(&self, i: u32, s: u32, r: u32, lo: u32, hi: u32, best: &mut (u32, u32)) {
+        if r <= lo {
+            self.offer(i - r * s, best);
+        }
+        if r <= hi && r > 0 {
+            self.offer(i + r * s, best);
         }
     }
 
-    /// Remove, repeatedly, every leaf that is not a destination (DIAG step 5 "cut the tail part
-    /// of DP", and the unused wraparound links of the torus examples).
-    pub(crate) fn prune(&mut self, is_dest: impl Fn(u32) -> bool) {
-        let n = self.grid.len();
-        let mut children = vec![0u32; n];
-        for i in 1..n {
-            if self.contains(i as u32) {
-                children[self.parent[i] as usize] += 1;
-            }
-        }
-        let mut doomed: Vec<u32> = (1..n as u32)
-            .filter(|&i| self.contains(i) && children[i as usize] == 0 && !is_dest(i))
-            .collect();
-        while let Some(i) = doomed.pop() {
-            self.seq[i as usize] = 0;
-            let p = std::mem::replace(&mut self.parent[i as usize], NONE);
-            children[p as usize] -= 1;
-            if p != 0 && children[p as usize] == 0 && !is_dest(p) {
-                doomed.push(p);
+    fn offer(&self, i: u32, best: &mut (u32, u32)) {
+        if self.contains(i) {
+            let seq = self.slots[i as usize].seq;
+            if seq < best.0 {
+                *best = (seq, i);
             }
         }
     }
 
-    /// The tree's edges `(parent, child, child is on the stem)`, in insertion order.
-    pub(crate) fn edges(&self) -> Vec<(u32, u32, bool)> {
-        let mut nodes: Vec<u32> = (1..self.grid.len() as u32)
-            .filter(|&i| self.contains(i))
-            .collect();
-        nodes.sort_unstable_by_key(|&i| self.seq[i as usize]);
-        nodes
-            .into_iter()
-            .map(|i| (self.parent[i as usize], i, self.stem[i as usize]))
-            .collect()
+    /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
+    /// part of DP", and the unused wraparound links of the torus examples). Children come after
+    /// their parents in insertion order, so one backward pass decides every node. Returns the
+    /// number of edges left.
+    pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
+        for &u in dests {
+            self.slots[u as usize].parent |= DEST;
+        }
+        let mut kept = 0;
+        for &i in self.nodes.iter().rev() {
+            let p = self.slots[i as usize].parent;
+            if p & (DEST | KEEP) != 0 {
+                self.slots[(p & ID) as usize].parent |= KEEP;
+                kept += 1;
+            } else {
+                clear_bit(self.member, self.offset + i as usize);
+            }
+        }
+        kept
+    }
+}
+
+impl Drop for LocalTree<'_> {
+    /// The tree's bits stay set until the plan is listed; its forest clears them.
+    fn drop(&mut self) {
+        self.grown
+            .push((self.offset, std::mem::take(&mut self.nodes)));
     }
 }
 
@@ -269,28 +472,38 @@ impl LocalTree {
 /// "node with the minimum x (y, …) value in the remaining destination set" of PAIR and the two
 /// MINs. Ties go to the smaller coordinates in dimension order.
 pub(crate) struct Picker {
+    /// The destinations in id order; `taken` and the lists of `by_dim` index into it.
+    ids: Vec<u32>,
+    taken: Vec<bool>,
     by_dim: Vec<Vec<u32>>,
     cursor: Vec<usize>,
-    taken: Vec<bool>,
 }
 
 impl Picker {
     pub(crate) fn new(grid: &Grid, dests: &[u32]) -> Picker {
-        let coords: Vec<Vec<u32>> = dests.iter().map(|&u| grid.coords(u)).collect();
-        let by_dim = (0..grid.rank())
+        let n = grid.rank();
+        let mut ids = dests.to_vec();
+        ids.sort_unstable();
+        let mut coords = vec![0; ids.len() * n];
+        for (k, &u) in ids.iter().enumerate() {
+            grid.coords_into(u, &mut coords[k * n..(k + 1) * n]);
+        }
+        let at = |k: u32| &coords[k as usize * n..(k as usize + 1) * n];
+        let by_dim = (0..n)
             .map(|d| {
-                let mut order: Vec<u32> = (0..dests.len() as u32).collect();
+                let mut order: Vec<u32> = (0..ids.len() as u32).collect();
                 order.sort_by(|&a, &b| {
-                    let (ca, cb) = (&coords[a as usize], &coords[b as usize]);
+                    let (ca, cb) = (at(a), at(b));
                     ca[d].cmp(&cb[d]).then_with(|| ca.cmp(cb))
                 });
-                order.into_iter().map(|k| dests[k as usize]).collect()
+                order
             })
             .collect();
         Picker {
+            taken: vec![false; ids.len()],
+            ids,
             by_dim,
-            cursor: vec![0; grid.rank()],
-            taken: vec![false; grid.len()],
+            cursor: vec![0; n],
         }
     }
 
@@ -301,10 +514,85 @@ impl Picker {
         while *c < list.len() && self.taken[list[*c] as usize] {
             *c += 1;
         }
-        list.get(*c).copied()
+        list.get(*c).map(|&k| self.ids[k as usize])
     }
 
     pub(crate) fn take(&mut self, u: u32) {
-        self.taken[u as usize] = true;
+        let k = self.ids.binary_search(&u).expect("a destination");
+        self.taken[k] = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn divisors_are_exact() {
+        let ns = [
+            0,
+            1,
+            2,
+            3,
+            1023,
+            1024,
+            1025,
+            (1 << 26) - 1,
+            1 << 26,
+            u32::MAX - 1,
+            u32::MAX,
+        ];
+        for d in (1..=300).chain([1023, 1024, 4096, 8191, 65537, 1 << 25, (1 << 26) - 1]) {
+            let div = Divisor::new(d);
+            for n in ns
+                .iter()
+                .copied()
+                .chain((0..2000u32).map(|k| k.wrapping_mul(2_654_435_761)))
+            {
+                assert_eq!((div.div(n), div.rem(n)), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    /// The tree node nearest `u` by the definition: least distance (within `{origin ⇔ u}`
+    /// unless `both_ways`), then least insertion number.
+    fn nearest_by_scan(tree: &LocalTree, u: u32, both_ways: bool) -> u32 {
+        let g = &tree.grid;
+        (0..g.len() as u32)
+            .filter(|&v| tree.contains(v))
+            .filter(|&v| both_ways || (0..g.rank()).all(|d| g.coord(v, d) <= g.coord(u, d)))
+            .min_by_key(|&v| {
+                let dist: u32 = (0..g.rank())
+                    .map(|d| g.coord(v, d).abs_diff(g.coord(u, d)))
+                    .sum();
+                (dist, tree.slots[v as usize].seq)
+            })
+            .expect("the origin is in the tree")
+    }
+
+    proptest! {
+        #[test]
+        fn shells_find_the_nearest_tree_node(
+            ext in prop::collection::vec(1u32..6, 1..4),
+            targets in prop::collection::vec(any::<u32>(), 1..6),
+            probes in prop::collection::vec(any::<u32>(), 1..10),
+        ) {
+            let grid = Grid::new(&ext);
+            let len = grid.len() as u32;
+            let mut forest = Forest::new(grid.len() + 3);
+            let mut tree = forest.tree(grid, 3);
+            let mut from = 0;
+            for t in targets {
+                tree.connect(from, t % len);
+                from = t % len;
+            }
+            for p in probes {
+                let u = p % len;
+                for both_ways in [false, true] {
+                    prop_assert_eq!(tree.closest(u, both_ways), nearest_by_scan(&tree, u, both_ways));
+                }
+            }
+        }
     }
 }

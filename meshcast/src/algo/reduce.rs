@@ -22,9 +22,9 @@
 //! would let two subtrees use the same links); the 3D torus example joins zone (x,y,z) through
 //! zone (x,z) where our rule uses (x,y) — the same number of hops, and the example's numbers agree.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
-use super::local::{Grid, LocalTree};
+use super::local::{Forest, Grid, LocalTree};
 use crate::plan::{Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
@@ -72,28 +72,30 @@ impl<'a> Zones<'a> {
 
     /// The zone of global coordinates `g` and the local coordinates inside it.
     pub(crate) fn locate(&self, g: &[u32]) -> (u32, Vec<u32>) {
+        let mut local = vec![0; g.len()];
+        (self.locate_into(g, &mut local), local)
+    }
+
+    /// The zone of global coordinates `g`; its local coordinates go to `local`.
+    fn locate_into(&self, g: &[u32], local: &mut [u32]) -> u32 {
         let mut zone = 0u32;
-        let local = g
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                let (s, k) = (self.source[i], self.shape.dims()[i]);
-                let delta = match self.shape.kind() {
-                    Kind::Mesh => x.wrapping_sub(s),
-                    Kind::Torus => (x + k - s) % k,
-                };
-                if delta < self.pos[i] {
-                    delta
-                } else {
-                    zone |= 1 << i;
-                    match self.shape.kind() {
-                        Kind::Mesh => s - 1 - x,
-                        Kind::Torus => k - 1 - delta,
-                    }
+        for (i, (&x, l)) in g.iter().zip(local).enumerate() {
+            let (s, k) = (self.source[i], self.shape.dims()[i]);
+            let delta = match self.shape.kind() {
+                Kind::Mesh => x.wrapping_sub(s),
+                Kind::Torus => (x + k - s) % k,
+            };
+            *l = if delta < self.pos[i] {
+                delta
+            } else {
+                zone |= 1 << i;
+                match self.shape.kind() {
+                    Kind::Mesh => s - 1 - x,
+                    Kind::Torus => k - 1 - delta,
                 }
-            })
-            .collect();
-        (zone, local)
+            };
+        }
+        zone
     }
 
     /// The sizes of `zone`, dimension by dimension.
@@ -132,9 +134,9 @@ impl<'a> Zones<'a> {
             .expect("zone coordinates stay inside the shape")
     }
 
-    /// A map from the local ids of `zone`'s grid to global nodes: per dimension, the global id
-    /// offset of every local coordinate, so mapping a node costs n table look-ups.
-    fn id_map(&self, zone: u32, grid: &Grid) -> impl Fn(u32) -> Node + '_ {
+    /// Per dimension of `zone`'s grid, the global id offset of every local coordinate: a
+    /// node's global id is the sum of its coordinates' offsets.
+    fn id_tables(&self, zone: u32, grid: &Grid) -> Vec<Vec<u32>> {
         let unit: Vec<u32> = (0..self.source.len())
             .map(|i| {
                 let mut c = vec![0; self.source.len()];
@@ -145,21 +147,13 @@ impl<'a> Zones<'a> {
                     .index() as u32
             })
             .collect();
-        let tables: Vec<Vec<u32>> = (0..grid.rank())
+        (0..grid.rank())
             .map(|i| {
                 (0..grid.extent(i))
                     .map(|l| self.global_coord(zone, i, l) * unit[i])
                     .collect()
             })
-            .collect();
-        let grid = grid.clone();
-        move |local| {
-            Node(
-                (0..grid.rank())
-                    .map(|i| tables[i][grid.coord(local, i) as usize])
-                    .sum(),
-            )
-        }
+            .collect()
     }
 
     /// The node at the local origin of `zone`: the source for zone 0.
@@ -176,44 +170,124 @@ pub(crate) fn feeder(b: u32) -> u32 {
 /// Run `algo` in every zone of `shape` around `source` and join the subtrees into one tree plan.
 pub(crate) fn lift(algo: &dyn ZoneAlgorithm, shape: &Shape, source: Node, dests: &[Node]) -> Plan {
     let zones = Zones::new(shape, source);
-    let mut by_zone: BTreeMap<u32, Vec<Vec<u32>>> = BTreeMap::new();
-    for &d in dests {
-        let (zone, local) = zones.locate(&shape.coords(d));
-        by_zone.entry(zone).or_default().push(local);
-    }
-    // Every zone on the way from the source to a zone with destinations.
-    let mut needed = std::collections::BTreeSet::new();
-    for &zone in by_zone.keys() {
-        let mut b = zone;
-        while b != 0 && needed.insert(b) {
+    let n = shape.rank();
+    // Every destination's zone and local coordinates; grouped by zone, request order within one.
+    let mut local = vec![0; dests.len() * n];
+    let mut g = vec![0; n];
+    let mut by_zone: Vec<(u32, usize)> = dests
+        .iter()
+        .enumerate()
+        .map(|(k, &d)| {
+            for (i, c) in g.iter_mut().enumerate() {
+                *c = shape.coord(d, i);
+            }
+            (zones.locate_into(&g, &mut local[k * n..(k + 1) * n]), k)
+        })
+        .collect();
+    by_zone.sort_by_key(|&(zone, _)| zone);
+    let groups: Vec<&[(u32, usize)]> = by_zone.chunk_by(|a, b| a.0 == b.0).collect();
+    // Every zone on the way from the source to a zone with destinations, and the source's.
+    let mut needed = BTreeSet::from([0]);
+    for group in &groups {
+        let mut b = group[0].0;
+        while needed.insert(b) {
             b = feeder(b);
         }
     }
+    let needed: Vec<u32> = needed.into_iter().collect();
+    let index = |b: u32| needed.binary_search(&b).expect("a needed zone");
+    let mut plan_zones: Vec<PlanZone> = needed.iter().map(|&b| PlanZone::new(&zones, b)).collect();
+    for (i, &b) in needed.iter().enumerate().skip(1) {
+        plan_zones[index(feeder(b))].hops.push(i as u32);
+    }
+    let total = groups
+        .iter()
+        .map(|g| zones.extents(g[0].0).iter().product::<u32>() as usize)
+        .sum();
+    let mut forest = Forest::new(total);
+    let mut ids = Vec::new();
+    let mut offset = 0;
+    let mut links = needed.len() - 1;
+    for group in &groups {
+        let z = &mut plan_zones[index(group[0].0)];
+        ids.clear();
+        ids.extend(
+            group
+                .iter()
+                .map(|&(_, k)| z.grid.index(&local[k * n..(k + 1) * n])),
+        );
+        let mut tree = forest.tree(z.grid.clone(), offset);
+        algo.grow(&mut tree, &ids);
+        links += tree.prune(&ids);
+        z.offset = Some(offset);
+        offset += z.grid.len();
+    }
     let mut plan = Plan::new(PlanKind::Tree, source, dests.to_vec());
-    let mut rank = Vec::new();
-    for &b in &needed {
-        plan.push_edge(zones.origin(feeder(b)), zones.origin(b));
-        rank.push(u64::from(b));
-    }
-    for (&zone, locals) in &by_zone {
+    plan.reserve_edges(links);
+    list(&forest, &plan_zones, algo.stem_first(), links, plan)
+}
+
+/// One zone of a plan: its grid, where its tree lies in the forest (if it has one), the zones
+/// its origin passes the message on to, and the global offsets of its local coordinates.
+struct PlanZone {
+    grid: Grid,
+    offset: Option<usize>,
+    hops: Vec<u32>,
+    origin: Node,
+    /// Per dimension, the global id offset of every local coordinate.
+    tables: Vec<Vec<u32>>,
+}
+
+impl PlanZone {
+    fn new(zones: &Zones, zone: u32) -> PlanZone {
         let grid = Grid::new(&zones.extents(zone));
-        let local_ids: Vec<u32> = locals.iter().map(|c| grid.index(c)).collect();
-        let mut tree = LocalTree::new(grid);
-        algo.grow(&mut tree, &local_ids);
-        let mut is_dest = vec![false; tree.grid.len()];
-        for &u in &local_ids {
-            is_dest[u as usize] = true;
-        }
-        tree.prune(|i| is_dest[i as usize]);
-        let at = zones.id_map(zone, &tree.grid);
-        for (parent, child, on_stem) in tree.edges() {
-            let (dim, up) = tree.grid.step_between(parent, child);
-            let stem_rank = u64::from(!(on_stem && algo.stem_first()));
-            rank.push(1 << 62 | stem_rank << 40 | (dim as u64) << 1 | u64::from(!up));
-            plan.push_edge(at(parent), at(child));
+        PlanZone {
+            tables: zones.id_tables(zone, &grid),
+            grid,
+            offset: None,
+            hops: Vec::new(),
+            origin: zones.origin(zone),
         }
     }
-    plan.reordered(&rank)
+}
+
+/// Fill `plan` (empty, room reserved for its `links` edges): the sends listed breadth first from the source, each node's in port order — the
+/// hops to zone origins first, lower zone first, then its children in its zone's tree.
+fn list(
+    forest: &Forest,
+    zones: &[PlanZone],
+    stem_first: bool,
+    links: usize,
+    mut plan: Plan,
+) -> Plan {
+    // (zone index, local id, global node) of every node, in the order it receives the message.
+    let mut queue = Vec::with_capacity(links + 1);
+    queue.push((0u32, 0u32, plan.source()));
+    let mut c = Vec::new();
+    let mut next = 0;
+    while next < queue.len() {
+        let (zi, v, node) = queue[next];
+        next += 1;
+        let z = &zones[zi as usize];
+        if v == 0 {
+            for &h in &z.hops {
+                let to = zones[h as usize].origin;
+                plan.push_edge(node, to);
+                queue.push((h, 0, to));
+            }
+        }
+        let Some(offset) = z.offset else { continue };
+        c.resize(z.grid.rank(), 0);
+        z.grid.coords_into(v, &mut c);
+        forest.children(&z.grid, offset, v, &c, stem_first, |w, d, up| {
+            let x = c[d] as usize;
+            let t = &z.tables[d];
+            let to = Node(node.0 - t[x] + if up { t[x + 1] } else { t[x - 1] });
+            plan.push_edge(node, to);
+            queue.push((zi, w, to));
+        });
+    }
+    plan
 }
 
 #[cfg(test)]

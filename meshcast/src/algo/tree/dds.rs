@@ -24,6 +24,7 @@
 //! assert_eq!((m.traffic, m.one_port_time), (17, 13)); // seed 001 §3.2.2.4
 //! ```
 
+use super::sorted_by_coords;
 use crate::algo::local::{Grid, LocalTree, Reach};
 use crate::algo::reduce::ZoneAlgorithm;
 
@@ -41,13 +42,13 @@ impl ZoneAlgorithm for Dds {
 
 /// Algorithm 3.2.2.1: the destinations in dimensional-distance order.
 fn sorted(grid: &Grid, dests: &[u32]) -> Vec<u32> {
-    let mut order = dests.to_vec();
-    order.sort_by_cached_key(|&u| {
-        let mut key: Vec<(u32, usize)> = (0..grid.rank()).map(|d| (grid.coord(u, d), d)).collect();
-        key.sort_unstable();
-        key
-    });
-    order
+    // Each (value, dimension) pair packed as value·32 + dimension: coordinates stay below 2²⁶
+    // and dimensions below 32, so the packed words compare as the pairs do.
+    sorted_by_coords(grid, dests, |c, key| {
+        let start = key.len();
+        key.extend(c.iter().enumerate().map(|(d, &x)| x << 5 | d as u32));
+        key[start..].sort_unstable();
+    })
 }
 
 #[cfg(test)]

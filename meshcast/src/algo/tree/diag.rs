@@ -57,12 +57,13 @@ fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
         })
         .collect();
     let mut at = vec![0u32; n];
+    let mut step = vec![0u32; n];
     let mut node = 0;
     while at != diagonal {
         let dim = (0..n)
             .filter(|&d| at[d] < diagonal[d])
             .min_by_key(|&d| {
-                let mut step = at.clone();
+                step.copy_from_slice(&at);
                 step[d] += 1;
                 off_line(&step, &diagonal)
             })

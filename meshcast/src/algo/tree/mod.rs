@@ -31,7 +31,30 @@ impl<T: ZoneAlgorithm> Algorithm for T {
 /// Destinations in order of distance from the origin, ties by coordinates in dimension order
 /// (the order of "sort the destination nodes according to their distance"; the papers leave ties open).
 fn by_distance(grid: &super::local::Grid, dests: &[u32]) -> Vec<u32> {
-    let mut order = dests.to_vec();
-    order.sort_by_cached_key(|&u| (grid.norm(u), grid.coords(u)));
-    order
+    sorted_by_coords(grid, dests, |c, key| {
+        key.push(c.iter().sum());
+        key.extend_from_slice(c);
+    })
+}
+
+/// `dests` sorted by a key made of their coordinates: `key(coords, out)` appends one key of the
+/// same length per destination. Keys are built once, flat; equal keys keep the given order.
+fn sorted_by_coords(
+    grid: &super::local::Grid,
+    dests: &[u32],
+    key: impl Fn(&[u32], &mut Vec<u32>),
+) -> Vec<u32> {
+    let mut c = vec![0; grid.rank()];
+    let mut keys = Vec::new();
+    for &u in dests {
+        grid.coords_into(u, &mut c);
+        key(&c, &mut keys);
+    }
+    let w = keys.len() / dests.len().max(1);
+    let mut order: Vec<u32> = (0..dests.len() as u32).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (a as usize * w, b as usize * w);
+        keys[a..a + w].cmp(&keys[b..b + w])
+    });
+    order.into_iter().map(|k| dests[k as usize]).collect()
 }

@@ -29,17 +29,20 @@ pub struct Vh;
 impl ZoneAlgorithm for Vh {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
         let mut route = Vec::new();
+        let mut c = vec![0; tree.grid.rank()];
         for &u in dests {
             // Walk back along the dimension-ordered route: the predecessor of a node lowers its
             // highest non-zero coordinate.
             route.clear();
+            tree.grid.coords_into(u, &mut c);
+            let mut d = c.len() - 1;
             let mut w = u;
             while !tree.contains(w) {
                 route.push(w);
-                let d = (0..tree.grid.rank())
-                    .rev()
-                    .find(|&d| tree.grid.coord(w, d) > 0)
-                    .expect("only the origin has all coordinates zero, and it is in the tree");
+                while c[d] == 0 {
+                    d -= 1;
+                }
+                c[d] -= 1;
                 w -= tree.grid.stride(d);
             }
             while let Some(next) = route.pop() {
