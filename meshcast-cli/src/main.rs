@@ -23,9 +23,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches};
 use meshcast::algo::{self, Request, REGISTRY};
 use meshcast::schedule::Schedule;
+use meshcast::sim::wormhole::SimError;
 use meshcast::topology::Shape;
 use meshcast::PlanError;
 
@@ -33,7 +35,13 @@ use args::{AlgosArgs, Cli, Command, RouteArgs};
 use report::{AlgoRow, Models, OptimaReport, RouteReport, RoutesWithOptima};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let result = match &cli.command {
         Command::Algos(a) => algos(a),
         Command::Route(r) => route(r),
@@ -55,12 +63,59 @@ fn main() -> ExitCode {
     }
 }
 
-/// 1 when the program failed (an output could not be written, an internal check failed),
-/// 2 when the input was bad.
+/// The command line, or clap's refusal as one line. Negative numbers are read as values, so
+/// `--vcs -1` is refused for its value, not as an unknown flag `-1`. `--help` and `--version`
+/// print and exit here, as does a command line with no subcommand (it gets the help).
+fn parse() -> Result<Cli, String> {
+    let command = Cli::command().mut_subcommands(|sub| sub.allow_negative_numbers(true));
+    let error = match command.try_get_matches() {
+        Ok(matches) => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => return Ok(cli),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    };
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => error.exit(),
+        _ => Err(one_line(&error.render().to_string())),
+    }
+}
+
+/// Clap's message without its usage and help pointer, on one line: "error: the following
+/// required arguments were not provided:\n  --load <LOAD>" becomes "the following required
+/// arguments were not provided: --load <LOAD>"; a tip follows after "; ".
+fn one_line(rendered: &str) -> String {
+    let mut line = String::new();
+    let lines = rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"));
+    for l in lines {
+        let l = l.strip_prefix("error: ").unwrap_or(l);
+        if !line.is_empty() {
+            line += if line.ends_with(':') { " " } else { "; " };
+        }
+        line += l;
+    }
+    // A negative count is refused by Rust's integer parser in its own words.
+    line.replace("invalid digit found in string", "not a whole number ≥ 0")
+}
+
+/// 1 when the program failed (an output could not be written, an internal check failed, a
+/// simulation deadlocked or lost a flit), 2 when the input was bad.
 fn exit_status(e: &anyhow::Error) -> u8 {
+    let run_failed = |c: &(dyn std::error::Error + 'static)| {
+        matches!(
+            c.downcast_ref::<SimError>(),
+            Some(SimError::Deadlock { .. } | SimError::Conservation { .. })
+        )
+    };
     let failed = e
         .chain()
-        .any(|c| c.is::<std::io::Error>() || c.is::<PlanError>());
+        .any(|c| c.is::<std::io::Error>() || c.is::<PlanError>() || run_failed(c));
     if failed {
         1
     } else {

@@ -6,20 +6,21 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use meshcast::algo::{self, AlgoInfo};
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
-    point_seed, simulate_all, Destinations, Measure, Report, Saturation, Setup, Traffic,
+    point_seed, simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
 };
-use meshcast::sim::wormhole::Router;
+use meshcast::sim::wormhole::{Router, SimError};
 use meshcast::topology::Shape;
+use meshcast::InputError;
 use serde::Serialize;
 
 use crate::args::ParamArgs;
-use crate::output;
+use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
 use crate::text::{table, Align};
 
@@ -187,7 +188,8 @@ struct Doc<'a> {
     points: &'a [Row],
 }
 
-/// `meshcast simulate`.
+/// `meshcast simulate`. Every setting, every algorithm's support of the topology and the output
+/// files' extensions and directories are checked before the first point runs.
 pub fn run(args: &SimulateArgs) -> Result<String> {
     let shape: Shape = args
         .topology
@@ -198,9 +200,11 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         Some(names) => names
             .split(',')
             .map(|n| {
-                algo::find(n.trim())
-                    .map(Some)
-                    .with_context(|| format!("--algos '{names}'"))
+                let info = algo::find(n.trim()).and_then(|info| {
+                    info.check_support(&shape)?;
+                    Ok(info)
+                });
+                info.map(Some).with_context(|| format!("--algos '{names}'"))
             })
             .collect::<Result<_>>()?,
         None if args.multicast > 0.0 => bail!(
@@ -209,6 +213,13 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         ),
         None => vec![None],
     };
+    let out = args.out.as_deref().map(Format::of).transpose()?;
+    if let Some(path) = &args.plot {
+        output::check_extension("--plot", path, &["svg", "png"])?;
+    }
+    for path in args.out.iter().chain(&args.plot) {
+        output::check_directory(path)?;
+    }
     let traffic = Traffic {
         load: 0.0,
         multicast: args.multicast,
@@ -255,6 +266,9 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
             seed: point_seed(args.seed, i as u64),
         })
         .collect();
+    for setup in &setups {
+        validate(setup).map_err(|e| naming_the_flag(e, setup))?;
+    }
     let bar = progress_bar(setups.len() as u64, args.quiet);
     let reports = simulate_all(&setups, &|| bar.inc(1));
     bar.finish_and_clear();
@@ -263,8 +277,8 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         .zip(reports)
         .map(|(s, r)| Ok(Row::of(s.algorithm.map_or("unicast", |a| a.name), &r?)))
         .collect::<Result<_>>()?;
-    if let Some(path) = &args.out {
-        write_rows(path, &shape, &rows)?;
+    if let (Some(path), Some(format)) = (&args.out, out) {
+        write_rows(path, format, &shape, &rows)?;
     }
     if let Some(path) = &args.plot {
         plot(path, &shape, args, &rows)?;
@@ -278,6 +292,53 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         return Ok(serde_json::to_string_pretty(&doc)? + "\n");
     }
     Ok(text(&rows))
+}
+
+/// A refused setting as the flag that sets it, e.g. "--vcs 0 is not allowed: at least 1"; too few
+/// virtual channels as `--vcs`, and a route the simulator cannot run as its algorithm.
+fn naming_the_flag(e: SimError, setup: &Setup) -> anyhow::Error {
+    let context = match (&e, setup.algorithm) {
+        (
+            SimError::Input(InputError::Setting {
+                name,
+                value,
+                allowed,
+            }),
+            _,
+        ) => {
+            if let Some(flag) = flag_of(name) {
+                return anyhow!("{flag} {value} is not allowed: {allowed}");
+            }
+            None
+        }
+        (SimError::VirtualChannels { vcs, .. }, _) => Some(format!("--vcs {vcs}")),
+        (_, Some(info)) => Some(format!("--algos: {}", info.name)),
+        (_, None) => None,
+    };
+    match context {
+        Some(context) => anyhow!(e).context(context),
+        None => anyhow!(e),
+    }
+}
+
+/// The flag of a setting the simulator checks.
+fn flag_of(setting: &str) -> Option<&'static str> {
+    Some(match setting {
+        "vcs" => "--vcs",
+        "buffer" => "--buffer",
+        "pipeline" => "--pipeline",
+        "ports" => "--port",
+        "length" => "--length",
+        "vcs/buffer/ports" => "--vcs/--buffer/--port",
+        "load" => "--load",
+        "multicast" => "--multicast",
+        "destinations" => "--dests",
+        "hot-spot fraction" => "--hot-spot",
+        "batch" => "--batch",
+        "precision" => "--precision",
+        "max_cycles" => "--max-cycles",
+        _ => return None,
+    })
 }
 
 /// `a` or `a:b:n` (n ≥ 2 loads evenly from a to b).
@@ -390,21 +451,16 @@ fn text(rows: &[Row]) -> String {
     table(&header, &cells)
 }
 
-fn write_rows(path: &std::path::Path, shape: &Shape, rows: &[Row]) -> Result<()> {
-    let bytes = match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("csv") => {
+fn write_rows(path: &std::path::Path, format: Format, shape: &Shape, rows: &[Row]) -> Result<()> {
+    let bytes = match format {
+        Format::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
             for r in rows {
                 w.serialize(r)?;
             }
             w.into_inner()?
         }
-        Some("json") => {
+        Format::Json => {
             let doc = Doc {
                 schema: "meshcast.simulate/1",
                 topology: shape.to_string(),
@@ -412,10 +468,6 @@ fn write_rows(path: &std::path::Path, shape: &Shape, rows: &[Row]) -> Result<()>
             };
             (serde_json::to_string_pretty(&doc)? + "\n").into_bytes()
         }
-        _ => bail!(
-            "--out '{}': the file must end in .csv or .json",
-            path.display()
-        ),
     };
     output::write_atomically(path, &bytes)
         .with_context(|| format!("cannot write '{}'", path.display()))

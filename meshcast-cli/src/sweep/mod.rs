@@ -28,9 +28,9 @@ use meshcast::experiment::gap::Baseline;
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
 use crate::args::{MergeArgs, SweepArgs};
+use crate::output::{self, check_directory, Format};
 use execute::StateFile;
 use gaps::Gaps;
-use results::Format;
 use tally_file::{state_path, TallyFile};
 
 /// `meshcast sweep`.
@@ -78,7 +78,7 @@ fn run_shard(
     shard: Shard,
     out: &Path,
 ) -> Result<String> {
-    if results::extension(out) != "json" {
+    if output::extension(out) != "json" {
         bail!("--out '{}': a shard is written to FILE.json", out.display());
     }
     check_directory(out)?;
@@ -196,7 +196,7 @@ impl Outputs {
             None => None,
         };
         if let Some(path) = plot {
-            results::check_plot_path(path)?;
+            output::check_extension("--plot", path, &["svg", "png"])?;
         }
         for path in out.iter().map(|(p, _)| p.as_path()).chain(plot) {
             check_directory(path)?;
@@ -221,21 +221,6 @@ impl Outputs {
         let gap_report = gaps.map(gaps::report).transpose()?.unwrap_or_default();
         Ok(table::report(sweep, tally) + &gap_report)
     }
-}
-
-/// Fail before a long run, not after it, when `path`'s directory does not exist.
-fn check_directory(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    fs::metadata(dir).map(drop).with_context(|| {
-        format!(
-            "cannot write '{}': no directory '{}'",
-            path.display(),
-            dir.display()
-        )
-    })
 }
 
 /// Remove the state file of a sweep that has finished (and written its results).
