@@ -18,7 +18,7 @@ Examples:
   meshcast sweep --topology mesh:20x20 --algos vh,diag,dds,min --k 10:380:10 --runs 1000 --out r.csv
   meshcast merge shard-*.json --out r.csv --plot r.svg
   meshcast sweep --topology mesh:6x6 --algos diag,dds,rsa --k 4,8 --runs 20 --baseline omt,opt-time
-  meshcast simulate --topology mesh:8x8 --algos dual-path,qg --load 0.001:0.004:4 --multicast 0.1 --dests 10
+  meshcast simulate --topology mesh:8x8 --algos dual-path,qg --load 0.001:0.004:0.001 --multicast 0.1 --dests 10
   meshcast msets --sides 16,32,64 --c 16 --algos naive,theorem2
   meshcast reproduce --quick
   meshcast serve
@@ -198,7 +198,7 @@ pub struct OptimalityArgs {
     /// Draw each worst instance (the heuristic's plan and the optimum) as SVG files here.
     #[arg(long, value_name = "DIR", requires = "write")]
     pub svg_dir: Option<PathBuf>,
-    /// No progress bar.
+    /// No progress: neither the progress bars nor the line naming each experiment.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -466,8 +466,9 @@ pub struct RouteArgs {
     #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
     pub control: Option<u32>,
     /// Also the virtual cut-through latency (seed 001 eq. 2.1.5): every node reads a header of
-    /// FLITS before the packet cuts through (path- and unicast-based plans; 1 = wormhole).
-    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
+    /// FLITS, at least 1, before the packet cuts through (path- and unicast-based plans; 1 =
+    /// wormhole).
+    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(1..=MAX_CYCLES))]
     pub header: Option<u32>,
     #[command(flatten)]
     pub params: ParamArgs,

@@ -188,7 +188,8 @@ fn route_one(
     schedule: Schedule,
 ) -> Result<RouteReport> {
     let info = algo::find(name).with_context(|| format!("--algo '{name}'"))?;
-    if args.svg.is_some() {
+    if let Some(path) = &args.svg {
+        output::check_extension("--svg", path, &["svg"])?;
         draw::check_drawable(request.shape())?;
     }
     let report = RouteReport::build(info, request, schedule, models(args))?;

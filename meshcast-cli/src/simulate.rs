@@ -25,17 +25,17 @@ use crate::plot::{write_plot, Curve, Panel};
 use crate::text::{table, Align};
 
 pub const SIMULATE_EXAMPLES: &str = "\
-Load is messages generated per node per cycle (exponential inter-arrival times); a:b:n runs n
-loads evenly from a to b. Latency runs from a message's generation to the cycle its last
+Load is messages generated per node per cycle (exponential inter-arrival times); FIRST:LAST:STEP
+runs the loads from FIRST to LAST, STEP apart (the range grammar of every flag). Latency runs from a message's generation to the cycle its last
 destination holds it; means come with the 95% confidence half-width of the batch means. A point
 whose network saturated says so instead of giving a mean. Model and settings: docs/SIMULATOR.md.
 
 Examples:
   # seed 003 Fig. 8: 8x8x8 mesh, 64 flits, 10% multicasts to 10 destinations, four algorithms
-  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:8 --multicast 0.1 --dests 10 --port 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
+  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:0.00025 --multicast 0.1 --dests 10 --port 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
 
   # unicast uniform traffic on a 8x8 mesh (no algorithm), 4 virtual channels of 8 flits
-  meshcast simulate --topology mesh:8x8 --load 0.01:0.06:6 --length 8 --startup 0 --vcs 4 --buffer 8";
+  meshcast simulate --topology mesh:8x8 --load 0.01:0.06:0.01 --length 8 --startup 0 --vcs 4 --buffer 8";
 
 /// Flags of `meshcast simulate`.
 #[derive(Debug, Args)]
@@ -47,7 +47,7 @@ pub struct SimulateArgs {
     /// --multicast is above 0.
     #[arg(long, short = 'a', value_name = "NAMES")]
     pub algos: Option<String>,
-    /// Messages per node per cycle: one value, or a:b:n for n loads from a to b.
+    /// Messages per node per cycle: one value, or FIRST:LAST:STEP, e.g. 0.001:0.004:0.001.
     #[arg(long, value_name = "LOAD")]
     pub load: String,
     /// Fraction of messages that are multicasts (seed 003: 0.1); the rest are unicasts.
@@ -341,35 +341,54 @@ fn flag_of(setting: &str) -> Option<&'static str> {
     })
 }
 
-/// `a` or `a:b:n` (n ≥ 2 loads evenly from a to b).
+/// The most loads one `--load` range gives.
+const MAX_LOADS: f64 = 1000.0;
+
+/// `LOAD`, or `FIRST:LAST:STEP` as `sweep --k` writes ranges: FIRST, FIRST + STEP, …, LAST,
+/// each load computed from the endpoints (`FIRST + (LAST − FIRST)·i/steps`) so that LAST is
+/// exact. The older `a:b:n` (n loads) is refused with the range that means it.
 fn loads(text: &str) -> Result<Vec<f64>> {
     let bad = || {
-        format!("--load '{text}': give a load such as 0.01, or a:b:n such as 0.001:0.01:10 (n ≥ 2, loads in (0, 1])")
+        anyhow!(
+            "--load '{text}': give a load such as 0.01, or FIRST:LAST:STEP such as \
+             0.001:0.004:0.001 (loads in (0, 1], FIRST < LAST, STEP dividing LAST − FIRST, \
+             at most {MAX_LOADS} loads)"
+        )
     };
-    let num = |s: &str| {
+    let load = |s: &str| {
         s.trim()
             .parse::<f64>()
             .ok()
             .filter(|x| *x > 0.0 && *x <= 1.0)
+            .ok_or_else(bad)
     };
     let parts: Vec<&str> = text.split(':').collect();
-    let loads = match parts[..] {
-        [a] => vec![num(a).with_context(bad)?],
-        [a, b, n] => {
-            let (a, b) = (num(a).with_context(bad)?, num(b).with_context(bad)?);
-            let n: usize = n
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&n| n >= 2)
-                .with_context(bad)?;
-            (0..n)
-                .map(|i| a + (b - a) * i as f64 / (n - 1) as f64)
-                .collect()
-        }
-        _ => bail!(bad()),
+    let [first, last, step] = parts[..] else {
+        return match parts[..] {
+            [one] => Ok(vec![load(one)?]),
+            _ => Err(bad()),
+        };
     };
-    Ok(loads)
+    let (first, last) = (load(first)?, load(last)?);
+    let step: f64 = step.trim().parse().map_err(|_| bad())?;
+    if !(first < last && step > 0.0 && step.is_finite()) {
+        return Err(bad());
+    }
+    let span = last - first;
+    if step > span && step >= 2.0 && step.fract() == 0.0 {
+        // `a:b:n`, the grammar before ranges were made one: say what it is now.
+        let equal = (span / (step - 1.0) * 1e12).round() / 1e12;
+        bail!(
+            "--load '{text}': the third number is the step between loads (FIRST:LAST:STEP, as \
+             sweep --k writes ranges): {step} loads from {first} to {last} are {first}:{last}:{equal}"
+        );
+    }
+    let steps = (span / step).round();
+    if !(1.0..MAX_LOADS).contains(&steps) || (span / step - steps).abs() > 1e-6 * steps {
+        return Err(bad());
+    }
+    let n = steps as usize;
+    Ok((0..=n).map(|i| first + span * i as f64 / steps).collect())
 }
 
 /// `K` or `LOW:HIGH`.

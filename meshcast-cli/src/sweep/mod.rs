@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use meshcast::experiment::gap::Baseline;
+use meshcast::experiment::stats::Tally;
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
 use crate::args::{MergeArgs, SweepArgs};
@@ -108,12 +109,18 @@ fn run_shard(
 /// `meshcast merge`.
 pub fn merge(args: &MergeArgs) -> Result<String> {
     let outputs = Outputs::check(args.out.as_deref(), args.plot.as_deref())?;
+    for (flag, out) in [("--out", &args.out), ("--plot", &args.plot)] {
+        if let Some(out) = out {
+            check_not_an_input(flag, out, &args.shards)?;
+        }
+    }
     let files = args
         .shards
         .iter()
         .map(|p| Ok((p.as_path(), TallyFile::load(p)?)))
         .collect::<Result<Vec<_>>>()?;
     check_shards(&files)?;
+    check_sums(&files)?;
     let sweep = &files[0].1.sweep;
     let mut tally = sweep.empty_tally();
     for (_, f) in &files {
@@ -129,6 +136,55 @@ pub fn merge(args: &MergeArgs) -> Result<String> {
         }
     }
     outputs.write(sweep, &tally, gaps.as_ref())
+}
+
+/// Refuse an output that is one of the shard files it would be made from (the same file under
+/// any name: compared as canonical paths).
+fn check_not_an_input(flag: &str, out: &Path, shards: &[PathBuf]) -> Result<()> {
+    let Ok(target) = fs::canonicalize(out) else {
+        return Ok(()); // Not there yet: no shard can be it.
+    };
+    match shards
+        .iter()
+        .find(|s| fs::canonicalize(s).is_ok_and(|s| s == target))
+    {
+        Some(shard) => bail!(
+            "{flag} '{}' is the shard file '{}': it would be overwritten; write the results to another file",
+            out.display(),
+            shard.display()
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Every tally of a file, with its K, in one fixed order: the sweep's, then the gaps'.
+fn every_tally(f: &TallyFile) -> impl Iterator<Item = (usize, &Tally)> {
+    let sweep = f.tally.points.iter().flat_map(|p| {
+        let rows = p.algorithms.iter().chain(&p.pairs);
+        rows.flatten().map(move |t| (p.k, t))
+    });
+    let gaps = f.gaps.iter().flat_map(|g| &g.points).flat_map(|p| {
+        let excess = p.gaps.iter().flatten().map(|g| &g.excess);
+        p.optimum.iter().chain(excess).map(move |t| (p.k, t))
+    });
+    sweep.chain(gaps)
+}
+
+/// Refuse files whose sums together overflow: each is consistent (checked when read), but
+/// altered ones can still add up to more than the tallies hold.
+fn check_sums(files: &[(&Path, TallyFile)]) -> Result<()> {
+    let mut totals: Vec<Tally> = every_tally(&files[0].1).map(|(_, t)| *t).collect();
+    for (path, f) in &files[1..] {
+        for (total, (k, t)) in totals.iter_mut().zip(every_tally(f)) {
+            *total = total.checked_merge(t).with_context(|| {
+                format!(
+                    "'{}': K = {k}: the tallies of the shards add up to more than a tally holds: the file was altered",
+                    path.display()
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Every file of the same sweep, complete, and each shard index `0..N` exactly once.
