@@ -24,7 +24,8 @@ Examples:
   meshcast serve
 
 Exit status: 0 on success, 2 for bad input (arguments, topology, nodes, algorithm, sweep
-settings, shard files), 1 when an output (--svg, --out, --plot, standard output) cannot be written.";
+settings, shard files), 1 when an output (--svg, --out, --plot, standard output) cannot be written
+or a simulation fails (deadlock, lost flit). Limits and every refusal: docs/RELIABILITY.md.";
 
 const REPRODUCE_EXAMPLES: &str = "\
 Each row: the example, the published traffic / one-port time (– where the paper gives none), ours
@@ -443,10 +444,10 @@ pub struct RouteArgs {
     #[arg(long, short = 't', value_name = "TOPOLOGY")]
     pub topology: String,
     /// The source node, e.g. 0,0 [default: the origin, every coordinate 0].
-    #[arg(long, short = 's', value_name = "NODE")]
+    #[arg(long, short = 's', value_name = "NODE", allow_hyphen_values = true)]
     pub source: Option<String>,
     /// The destination nodes, separated by spaces or semicolons: "4,6 6,6 0,2".
-    #[arg(long, short = 'd', value_name = "NODES")]
+    #[arg(long, short = 'd', value_name = "NODES", allow_hyphen_values = true)]
     pub dests: String,
     /// The algorithm to run (see `meshcast algos`), e.g. vh, diag, dds, xy-path, lin.
     #[arg(long, short = 'a', value_name = "NAME")]

@@ -236,3 +236,46 @@ fn models(args: &RouteArgs) -> Models {
 fn json<T: serde::Serialize>(value: &T) -> Result<String> {
     Ok(report::to_json(value)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_run_exits_1_and_bad_input_2() {
+        let status = |e: SimError| exit_status(&anyhow::Error::from(e).context("--algos: qg"));
+        let deadlock = SimError::Deadlock {
+            cycle: 30_000,
+            idle: 20_000,
+            waiting: vec!["worm 3 waits".into()],
+        };
+        assert_eq!(status(deadlock), 1);
+        let lost = SimError::Conservation {
+            cycle: 7,
+            what: "a flit too many".into(),
+        };
+        assert_eq!(status(lost), 1);
+        let too_few = SimError::VirtualChannels {
+            topology: "torus:4x4".into(),
+            vcs: 1,
+            need: 2,
+        };
+        assert_eq!(status(too_few), 2);
+        let unwritable = std::io::Error::other("disk full");
+        assert_eq!(exit_status(&anyhow::Error::from(unwritable)), 1);
+    }
+
+    #[test]
+    fn clap_messages_become_one_line() {
+        let rendered = "error: the following required arguments were not provided:\n  --load <LOAD>\n\nUsage: meshcast simulate --load <LOAD>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(rendered),
+            "the following required arguments were not provided: --load <LOAD>"
+        );
+        let tip = "error: unexpected argument '--vsc' found\n\n  tip: a similar argument exists: '--vcs'\n\nUsage: x\n";
+        assert_eq!(
+            one_line(tip),
+            "unexpected argument '--vsc' found; tip: a similar argument exists: '--vcs'"
+        );
+    }
+}
