@@ -187,7 +187,9 @@ fn route_one(
     name: &str,
     schedule: Schedule,
 ) -> Result<RouteReport> {
-    let info = algo::find(name).with_context(|| format!("--algo '{name}'"))?;
+    let info = algo::find(name)
+        .and_then(|info| info.check_support(request.shape()).map(|()| info))
+        .with_context(|| format!("--algo '{name}'"))?;
     if let Some(path) = &args.svg {
         output::check_extension("--svg", path, &["svg"])?;
         draw::check_drawable(request.shape())?;
