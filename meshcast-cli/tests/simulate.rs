@@ -235,7 +235,7 @@ fn every_setting_is_checked_before_anything_runs() {
                 "-1".into(),
             ],
             2,
-            "--precision -1 is not allowed: a fraction of the mean above 0",
+            "--precision -1 is not allowed: a fraction of the mean in (0, 1]",
         ),
         (
             vec![

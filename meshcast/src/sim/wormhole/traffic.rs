@@ -247,11 +247,11 @@ fn check(setup: &Setup) -> Result<(), SimError> {
             "at least 2 batches",
         );
     }
-    if m.precision.is_nan() || m.precision <= 0.0 {
+    if !(m.precision > 0.0 && m.precision <= 1.0) {
         return bad(
             "precision",
             m.precision.to_string(),
-            "a fraction of the mean above 0, e.g. 0.05",
+            "a fraction of the mean in (0, 1], e.g. 0.05",
         );
     }
     if m.max_cycles <= m.warmup {
