@@ -3,7 +3,8 @@
 //! standard output and error compared with the lines under the command. A line `...` (or `…`)
 //! stands for any number of lines, so a sample may be abbreviated; a sample too slow for the test
 //! suite is marked with `<!-- sample: not run: REASON -->` on the line before its fence, and
-//! counted as such.
+//! counted as such. The refusals listed in docs/RELIABILITY.md are run the same way, message and
+//! exit status.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -156,6 +157,47 @@ fn every_sample_in_the_docs_is_the_binarys_output() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
     // The docs hold more than a dozen samples: finding fewer means the parser broke.
     assert!(checked >= 12, "only {checked} samples found");
+}
+
+/// The rows `| `meshcast ARGS` | `error: …` | STATUS |` of docs/RELIABILITY.md's tables.
+fn refusals(text: &str) -> Vec<(Vec<String>, String, i32)> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("| `meshcast ")?;
+            let (command, rest) = rest.split_once("` | `")?;
+            let (message, status) = rest.split_once("` | ")?;
+            let status = status.trim_end_matches('|').trim().parse().ok()?;
+            Some((words(command), message.to_string(), status))
+        })
+        .collect()
+}
+
+/// Every refusal docs/RELIABILITY.md lists is the binary's, with its exit status.
+#[test]
+fn every_refusal_in_the_reliability_page_is_the_binarys() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/RELIABILITY.md");
+    let rows = refusals(&fs::read_to_string(page).unwrap());
+    let mut wrong = Vec::new();
+    for (args, message, status) in &rows {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_meshcast"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if stderr.trim_end() != message || out.status.code() != Some(*status) {
+            wrong.push(format!(
+                "meshcast {}\n  page:   {message} ({status})\n  binary: {} ({:?})",
+                args.join(" "),
+                stderr.trim_end(),
+                out.status.code()
+            ));
+        }
+    }
+    println!("checked {} refusals of docs/RELIABILITY.md", rows.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(rows.len() >= 40, "only {} rows found", rows.len());
 }
 
 #[test]
