@@ -3,8 +3,8 @@
 //! A thin layer: [`args`] parses the command line, the library checks the request and builds
 //! the tree, [`report`] turns the result into plain data, and [`text`], JSON or [`draw`] format
 //! it; [`output`] writes it; [`sweep`] runs and merges Monte-Carlo sweeps. Every error is printed
-//! as one line, `error: <message>`, and the process exits with 2 for bad input and 1 when an
-//! output cannot be written.
+//! as one line, `error: <message>` (clap's usage errors too), and the process exits with 2 for
+//! bad input and 1 when an output cannot be written or a run fails (docs/RELIABILITY.md).
 
 mod args;
 mod draw;

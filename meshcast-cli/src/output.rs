@@ -27,6 +27,20 @@ impl Format {
     }
 }
 
+/// Check the results file (`--out`, FILE.csv or FILE.json) and plot (`--plot`, FILE.svg or
+/// FILE.png) a command will write, and that their directories exist: before a long run, not
+/// after it. Returns the format of `--out`.
+pub fn check_outputs(out: Option<&Path>, plot: Option<&Path>) -> Result<Option<Format>> {
+    let format = out.map(Format::of).transpose()?;
+    if let Some(path) = plot {
+        check_extension("--plot", path, &["svg", "png"])?;
+    }
+    for path in out.into_iter().chain(plot) {
+        check_directory(path)?;
+    }
+    Ok(format)
+}
+
 /// The extension of `path` (lower case) when it is one of `allowed`; otherwise an error naming
 /// `flag`, e.g. "--plot 'r.pdf': write FILE.svg or FILE.png".
 pub fn check_extension(flag: &str, path: &Path, allowed: &[&'static str]) -> Result<&'static str> {

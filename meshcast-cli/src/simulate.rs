@@ -25,10 +25,12 @@ use crate::plot::{write_plot, Curve, Panel};
 use crate::text::{table, Align};
 
 pub const SIMULATE_EXAMPLES: &str = "\
-Load is messages generated per node per cycle (exponential inter-arrival times); FIRST:LAST:STEP
-runs the loads from FIRST to LAST, STEP apart (the range grammar of every flag). Latency runs from a message's generation to the cycle its last
-destination holds it; means come with the 95% confidence half-width of the batch means. A point
-whose network saturated says so instead of giving a mean. Model and settings: docs/SIMULATOR.md.
+Load is messages generated per node per cycle (exponential inter-arrival times);
+FIRST:LAST:STEP runs the loads from FIRST to LAST, STEP apart (the range grammar of sweep --k).
+Latency runs from a message's generation to the cycle its last destination holds it; means come
+with the 95% confidence half-width of the batch means. A point whose network saturated says so
+instead of giving a mean. Every setting is checked before the first point runs. Model and
+settings: docs/SIMULATOR.md.
 
 Examples:
   # seed 003 Fig. 8: 8x8x8 mesh, 64 flits, 10% multicasts to 10 destinations, four algorithms
@@ -213,13 +215,7 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         ),
         None => vec![None],
     };
-    let out = args.out.as_deref().map(Format::of).transpose()?;
-    if let Some(path) = &args.plot {
-        output::check_extension("--plot", path, &["svg", "png"])?;
-    }
-    for path in args.out.iter().chain(&args.plot) {
-        output::check_directory(path)?;
-    }
+    let out = output::check_outputs(args.out.as_deref(), args.plot.as_deref())?;
     let traffic = Traffic {
         load: 0.0,
         multicast: args.multicast,

@@ -182,7 +182,7 @@ fn hostile_values_are_refused_in_one_line_with_status_2() {
                 tried += 1;
             }
         }
-        let mut draw = Draw(0x5eed_0f_ba5e ^ base.len() as u64);
+        let mut draw = Draw(0x5eed_f0ba ^ base.len() as u64);
         for _ in 0..40 {
             let mut args = base.to_vec();
             for _ in 0..2 {

@@ -247,18 +247,9 @@ struct Outputs {
 
 impl Outputs {
     fn check(out: Option<&Path>, plot: Option<&Path>) -> Result<Outputs> {
-        let out = match out {
-            Some(path) => Some((path.to_path_buf(), Format::of(path)?)),
-            None => None,
-        };
-        if let Some(path) = plot {
-            output::check_extension("--plot", path, &["svg", "png"])?;
-        }
-        for path in out.iter().map(|(p, _)| p.as_path()).chain(plot) {
-            check_directory(path)?;
-        }
+        let format = output::check_outputs(out, plot)?;
         Ok(Outputs {
-            out,
+            out: out.zip(format).map(|(path, f)| (path.to_path_buf(), f)),
             plot: plot.map(Path::to_path_buf),
         })
     }
