@@ -516,7 +516,7 @@ fn tally_of((n, sum, sum_sq): TallyRecord) -> Result<Tally> {
     if !tally.is_consistent() {
         bail!(
             "tally [{n}, {sum}, {sum_sq}] is not [n, sum, sum of squares] of any samples \
-             (it needs n · sum of squares ≥ sum², and all zero when n = 0): the file was altered"
+             (it needs n · sum of squares ≥ sum², sum of squares ≥ |sum|, and all zero when n = 0): the file was altered"
         );
     }
     Ok(tally)

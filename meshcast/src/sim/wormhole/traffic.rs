@@ -266,8 +266,10 @@ fn check(setup: &Setup) -> Result<(), SimError> {
 
 /// Check `setup` without running it: the traffic and measurement settings, the router's, and
 /// that the simulator has deadlock-free virtual channels for every route the traffic needs (the
-/// algorithm supports the topology and builds plans for it). [`simulate`] refuses exactly what
-/// this refuses; a caller with many points checks them all before the first one runs.
+/// algorithm supports the topology and builds plans for it). What [`simulate`] would refuse
+/// before its first cycle is refused here — and an algorithm that does not support the topology
+/// even when no multicast would use it. A caller with many points checks them all before the
+/// first one runs.
 pub fn validate(setup: &Setup) -> Result<(), SimError> {
     check(setup)?;
     if let Some(info) = setup.algorithm {
