@@ -18,13 +18,14 @@ Examples:
   meshcast sweep --topology mesh:20x20 --algos vh,diag,dds,min --k 10:380:10 --runs 1000 --out r.csv
   meshcast merge shard-*.json --out r.csv --plot r.svg
   meshcast sweep --topology mesh:6x6 --algos diag,dds,rsa --k 4,8 --runs 20 --baseline omt,opt-time
-  meshcast simulate --topology mesh:8x8 --algos dual-path,qg --load 0.001:0.004:4 --multicast 0.1 --dests 10
+  meshcast simulate --topology mesh:8x8 --algos dual-path,qg --load 0.001:0.004:0.001 --multicast 0.1 --dests 10
   meshcast msets --sides 16,32,64 --c 16 --algos naive,theorem2
   meshcast reproduce --quick
   meshcast serve
 
 Exit status: 0 on success, 2 for bad input (arguments, topology, nodes, algorithm, sweep
-settings, shard files), 1 when an output (--svg, --out, --plot, standard output) cannot be written.";
+settings, shard files), 1 when an output (--svg, --out, --plot, standard output) cannot be written
+or a simulation fails (deadlock, lost flit). Limits and every refusal: docs/RELIABILITY.md.";
 
 const REPRODUCE_EXAMPLES: &str = "\
 Each row: the example, the published traffic / one-port time (– where the paper gives none), ours
@@ -230,7 +231,7 @@ pub struct OptimalityArgs {
     /// Draw each worst instance (the heuristic's plan and the optimum) as SVG files here.
     #[arg(long, value_name = "DIR", requires = "write")]
     pub svg_dir: Option<PathBuf>,
-    /// No progress bar.
+    /// No progress: neither the progress bars nor the line naming each experiment.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -475,10 +476,10 @@ pub struct RouteArgs {
     #[arg(long, short = 't', value_name = "TOPOLOGY")]
     pub topology: String,
     /// The source node, e.g. 0,0 [default: the origin, every coordinate 0].
-    #[arg(long, short = 's', value_name = "NODE")]
+    #[arg(long, short = 's', value_name = "NODE", allow_hyphen_values = true)]
     pub source: Option<String>,
     /// The destination nodes, separated by spaces or semicolons: "4,6 6,6 0,2".
-    #[arg(long, short = 'd', value_name = "NODES")]
+    #[arg(long, short = 'd', value_name = "NODES", allow_hyphen_values = true)]
     pub dests: String,
     /// The algorithm to run (see `meshcast algos`), e.g. vh, diag, dds, xy-path, lin.
     #[arg(long, short = 'a', value_name = "NAME")]
@@ -498,8 +499,9 @@ pub struct RouteArgs {
     #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
     pub control: Option<u32>,
     /// Also the virtual cut-through latency (seed 001 eq. 2.1.5): every node reads a header of
-    /// FLITS before the packet cuts through (path- and unicast-based plans; 1 = wormhole).
-    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(0..=MAX_CYCLES))]
+    /// FLITS, at least 1, before the packet cuts through (path- and unicast-based plans; 1 =
+    /// wormhole).
+    #[arg(long, value_name = "FLITS", value_parser = clap::value_parser!(u32).range(1..=MAX_CYCLES))]
     pub header: Option<u32>,
     #[command(flatten)]
     pub params: ParamArgs,

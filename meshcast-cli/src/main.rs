@@ -3,8 +3,8 @@
 //! A thin layer: [`args`] parses the command line, the library checks the request and builds
 //! the tree, [`report`] turns the result into plain data, and [`text`], JSON or [`draw`] format
 //! it; [`output`] writes it; [`sweep`] runs and merges Monte-Carlo sweeps. Every error is printed
-//! as one line, `error: <message>`, and the process exits with 2 for bad input and 1 when an
-//! output cannot be written.
+//! as one line, `error: <message>` (clap's usage errors too), and the process exits with 2 for
+//! bad input and 1 when an output cannot be written or a run fails (docs/RELIABILITY.md).
 
 mod args;
 mod bench;
@@ -24,9 +24,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches};
 use meshcast::algo::{self, Request, REGISTRY};
 use meshcast::schedule::Schedule;
+use meshcast::sim::wormhole::SimError;
 use meshcast::topology::Shape;
 use meshcast::PlanError;
 
@@ -34,7 +36,13 @@ use args::{AlgosArgs, Cli, Command, RouteArgs};
 use report::{AlgoRow, Models, OptimaReport, RouteReport, RoutesWithOptima};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let result = match &cli.command {
         Command::Algos(a) => algos(a),
         Command::Route(r) => route(r),
@@ -57,12 +65,59 @@ fn main() -> ExitCode {
     }
 }
 
-/// 1 when the program failed (an output could not be written, an internal check failed),
-/// 2 when the input was bad.
+/// The command line, or clap's refusal as one line. Negative numbers are read as values, so
+/// `--vcs -1` is refused for its value, not as an unknown flag `-1`. `--help` and `--version`
+/// print and exit here, as does a command line with no subcommand (it gets the help).
+fn parse() -> Result<Cli, String> {
+    let command = Cli::command().mut_subcommands(|sub| sub.allow_negative_numbers(true));
+    let error = match command.try_get_matches() {
+        Ok(matches) => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => return Ok(cli),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    };
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => error.exit(),
+        _ => Err(one_line(&error.render().to_string())),
+    }
+}
+
+/// Clap's message without its usage and help pointer, on one line: "error: the following
+/// required arguments were not provided:\n  --load <LOAD>" becomes "the following required
+/// arguments were not provided: --load <LOAD>"; a tip follows after "; ".
+fn one_line(rendered: &str) -> String {
+    let mut line = String::new();
+    let lines = rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"));
+    for l in lines {
+        let l = l.strip_prefix("error: ").unwrap_or(l);
+        if !line.is_empty() {
+            line += if line.ends_with(':') { " " } else { "; " };
+        }
+        line += l;
+    }
+    // A negative count is refused by Rust's integer parser in its own words.
+    line.replace("invalid digit found in string", "not a whole number ≥ 0")
+}
+
+/// 1 when the program failed (an output could not be written, an internal check failed, a
+/// simulation deadlocked or lost a flit), 2 when the input was bad.
 fn exit_status(e: &anyhow::Error) -> u8 {
+    let run_failed = |c: &(dyn std::error::Error + 'static)| {
+        matches!(
+            c.downcast_ref::<SimError>(),
+            Some(SimError::Deadlock { .. } | SimError::Conservation { .. })
+        )
+    };
     let failed = e
         .chain()
-        .any(|c| c.is::<std::io::Error>() || c.is::<PlanError>());
+        .any(|c| c.is::<std::io::Error>() || c.is::<PlanError>() || run_failed(c));
     if failed {
         1
     } else {
@@ -134,8 +189,11 @@ fn route_one(
     name: &str,
     schedule: Schedule,
 ) -> Result<RouteReport> {
-    let info = algo::find(name).with_context(|| format!("--algo '{name}'"))?;
-    if args.svg.is_some() {
+    let info = algo::find(name)
+        .and_then(|info| info.check_support(request.shape()).map(|()| info))
+        .with_context(|| format!("--algo '{name}'"))?;
+    if let Some(path) = &args.svg {
+        output::check_extension("--svg", path, &["svg"])?;
         draw::check_drawable(request.shape())?;
     }
     let report = RouteReport::build(info, request, schedule, models(args))?;
@@ -181,4 +239,47 @@ fn models(args: &RouteArgs) -> Models {
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String> {
     Ok(report::to_json(value)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_run_exits_1_and_bad_input_2() {
+        let status = |e: SimError| exit_status(&anyhow::Error::from(e).context("--algos: qg"));
+        let deadlock = SimError::Deadlock {
+            cycle: 30_000,
+            idle: 20_000,
+            waiting: vec!["worm 3 waits".into()],
+        };
+        assert_eq!(status(deadlock), 1);
+        let lost = SimError::Conservation {
+            cycle: 7,
+            what: "a flit too many".into(),
+        };
+        assert_eq!(status(lost), 1);
+        let too_few = SimError::VirtualChannels {
+            topology: "torus:4x4".into(),
+            vcs: 1,
+            need: 2,
+        };
+        assert_eq!(status(too_few), 2);
+        let unwritable = std::io::Error::other("disk full");
+        assert_eq!(exit_status(&anyhow::Error::from(unwritable)), 1);
+    }
+
+    #[test]
+    fn clap_messages_become_one_line() {
+        let rendered = "error: the following required arguments were not provided:\n  --load <LOAD>\n\nUsage: meshcast simulate --load <LOAD>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(rendered),
+            "the following required arguments were not provided: --load <LOAD>"
+        );
+        let tip = "error: unexpected argument '--vsc' found\n\n  tip: a similar argument exists: '--vcs'\n\nUsage: x\n";
+        assert_eq!(
+            one_line(tip),
+            "unexpected argument '--vsc' found; tip: a similar argument exists: '--vcs'"
+        );
+    }
 }

@@ -58,6 +58,13 @@ const SECTIONS: [&str; 6] = [
 const TIME_SHAPES: [&str; 2] = ["mesh:6x6", "torus:6x6"];
 const TIME_LAST_K: usize = 8;
 
+/// A progress line on standard error, unless `--quiet`.
+fn progress(quiet: bool, line: std::fmt::Arguments) {
+    if !quiet {
+        eprintln!("{line}");
+    }
+}
+
 /// The three shortest-path trees compared per K and on the seeds' experiments.
 const RIVALS: [&str; 3] = ["diag", "dds", "rsa"];
 
@@ -74,7 +81,10 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
     }
     let mut measured = Vec::new();
     for topology in SHAPES {
-        eprintln!("optimality: {topology}, K = 2…{last_k}, {runs} runs each");
+        progress(
+            args.quiet,
+            format_args!("optimality: {topology}, K = 2…{last_k}, {runs} runs each"),
+        );
         let gaps = gap_sweep(topology, last_k, runs, args.seed)?;
         let points = gaps::measure(&gaps, Shard::WHOLE, args.quiet)?;
         measured.push((gaps, points));
@@ -103,7 +113,7 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
         (SECTIONS[4], worst_instances(&measured, svg.as_ref())?),
         (
             SECTIONS[5],
-            seeds_experiments(seed_runs, seed_step, args.seed)?,
+            seeds_experiments(seed_runs, seed_step, args.seed, args.quiet)?,
         ),
     ];
     deliver(args.write.as_deref(), &sections)
@@ -154,9 +164,12 @@ fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<Stri
     for topology in TIME_SHAPES {
         let mut both = Vec::new();
         for schedule in [Schedule::Paper, Schedule::Optimal] {
-            eprintln!(
-                "optimality: one-port optimum, {topology}, K = 2…{last_k}, {} order",
-                schedule_name(schedule)
+            progress(
+                args.quiet,
+                format_args!(
+                    "optimality: one-port optimum, {topology}, K = 2…{last_k}, {} order",
+                    schedule_name(schedule)
+                ),
             );
             let trees = |a: &AlgoInfo| a.family == Family::Tree;
             let gaps = small_sweep(
@@ -485,7 +498,7 @@ fn draw_pair(
 
 /// The seeds' experiments (seed 001 §4.2 and seed 000 Tables 1–6): source at the origin, the
 /// papers' K ranges, RSA beside DIAG, DDS, VH and MIN, both port orders.
-fn seeds_experiments(runs: u32, step: usize, seed: u64) -> Result<String> {
+fn seeds_experiments(runs: u32, step: usize, seed: u64, quiet: bool) -> Result<String> {
     const ALGOS: [&str; 5] = ["rsa", "diag", "dds", "vh", "min"];
     let experiments: [(&str, Vec<usize>); 3] = [
         ("mesh:20x20", (10..=380).step_by(step).collect()),
@@ -519,9 +532,12 @@ fn seeds_experiments(runs: u32, step: usize, seed: u64) -> Result<String> {
                 wormhole: None,
                 params: algo::Params::default(),
             };
-            eprintln!(
-                "optimality: {topology}, {} order, {runs} runs per K",
-                schedule_name(schedule)
+            progress(
+                quiet,
+                format_args!(
+                    "optimality: {topology}, {} order, {runs} runs per K",
+                    schedule_name(schedule)
+                ),
             );
             let tally = s.run(Shard::WHOLE, &|_| {})?;
             let metrics: &[Metric] = match schedule {

@@ -6,35 +6,38 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use meshcast::algo::{self, AlgoInfo};
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
-    point_seed, simulate_all, Destinations, Measure, Report, Saturation, Setup, Traffic,
+    point_seed, simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
 };
-use meshcast::sim::wormhole::Router;
+use meshcast::sim::wormhole::{Router, SimError};
 use meshcast::topology::Shape;
+use meshcast::InputError;
 use serde::Serialize;
 
 use crate::args::ParamArgs;
-use crate::output;
+use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
 use crate::text::{table, Align};
 
 pub const SIMULATE_EXAMPLES: &str = "\
-Load is messages generated per node per cycle (exponential inter-arrival times); a:b:n runs n
-loads evenly from a to b. Latency runs from a message's generation to the cycle its last
-destination holds it; means come with the 95% confidence half-width of the batch means. A point
-whose network saturated says so instead of giving a mean. Model and settings: docs/SIMULATOR.md.
+Load is messages generated per node per cycle (exponential inter-arrival times);
+FIRST:LAST:STEP runs the loads from FIRST to LAST, STEP apart (the range grammar of sweep --k).
+Latency runs from a message's generation to the cycle its last destination holds it; means come
+with the 95% confidence half-width of the batch means. A point whose network saturated says so
+instead of giving a mean. Every setting is checked before the first point runs. Model and
+settings: docs/SIMULATOR.md.
 
 Examples:
   # seed 003 Fig. 8: 8x8x8 mesh, 64 flits, 10% multicasts to 10 destinations, four algorithms
-  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:8 --multicast 0.1 --dests 10 --port 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
+  meshcast simulate --topology mesh:8x8x8 --algos dual-path,multi-path,column-path,qg --load 0.00025:0.002:0.00025 --multicast 0.1 --dests 10 --port 4 --vcs 4 --buffer 8 --out fig8.csv --plot fig8.svg
 
   # unicast uniform traffic on a 8x8 mesh (no algorithm), 4 virtual channels of 8 flits
-  meshcast simulate --topology mesh:8x8 --load 0.01:0.06:6 --length 8 --startup 0 --vcs 4 --buffer 8";
+  meshcast simulate --topology mesh:8x8 --load 0.01:0.06:0.01 --length 8 --startup 0 --vcs 4 --buffer 8";
 
 /// Flags of `meshcast simulate`.
 #[derive(Debug, Args)]
@@ -46,7 +49,7 @@ pub struct SimulateArgs {
     /// --multicast is above 0.
     #[arg(long, short = 'a', value_name = "NAMES")]
     pub algos: Option<String>,
-    /// Messages per node per cycle: one value, or a:b:n for n loads from a to b.
+    /// Messages per node per cycle: one value, or FIRST:LAST:STEP, e.g. 0.001:0.004:0.001.
     #[arg(long, value_name = "LOAD")]
     pub load: String,
     /// Fraction of messages that are multicasts (seed 003: 0.1); the rest are unicasts.
@@ -187,7 +190,8 @@ struct Doc<'a> {
     points: &'a [Row],
 }
 
-/// `meshcast simulate`.
+/// `meshcast simulate`. Every setting, every algorithm's support of the topology and the output
+/// files' extensions and directories are checked before the first point runs.
 pub fn run(args: &SimulateArgs) -> Result<String> {
     let shape: Shape = args
         .topology
@@ -198,9 +202,11 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         Some(names) => names
             .split(',')
             .map(|n| {
-                algo::find(n.trim())
-                    .map(Some)
-                    .with_context(|| format!("--algos '{names}'"))
+                let info = algo::find(n.trim()).and_then(|info| {
+                    info.check_support(&shape)?;
+                    Ok(info)
+                });
+                info.map(Some).with_context(|| format!("--algos '{names}'"))
             })
             .collect::<Result<_>>()?,
         None if args.multicast > 0.0 => bail!(
@@ -209,6 +215,7 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         ),
         None => vec![None],
     };
+    let out = output::check_outputs(args.out.as_deref(), args.plot.as_deref())?;
     let traffic = Traffic {
         load: 0.0,
         multicast: args.multicast,
@@ -255,6 +262,9 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
             seed: point_seed(args.seed, i as u64),
         })
         .collect();
+    for setup in &setups {
+        validate(setup).map_err(|e| naming_the_flag(e, setup))?;
+    }
     let bar = progress_bar(setups.len() as u64, args.quiet);
     let reports = simulate_all(&setups, &|| bar.inc(1));
     bar.finish_and_clear();
@@ -263,8 +273,8 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         .zip(reports)
         .map(|(s, r)| Ok(Row::of(s.algorithm.map_or("unicast", |a| a.name), &r?)))
         .collect::<Result<_>>()?;
-    if let Some(path) = &args.out {
-        write_rows(path, &shape, &rows)?;
+    if let (Some(path), Some(format)) = (&args.out, out) {
+        write_rows(path, format, &shape, &rows)?;
     }
     if let Some(path) = &args.plot {
         plot(path, &shape, args, &rows)?;
@@ -280,35 +290,101 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
     Ok(text(&rows))
 }
 
-/// `a` or `a:b:n` (n ≥ 2 loads evenly from a to b).
+/// A refused setting as the flag that sets it, e.g. "--vcs 0 is not allowed: at least 1"; too few
+/// virtual channels as `--vcs`, and a route the simulator cannot run as its algorithm.
+fn naming_the_flag(e: SimError, setup: &Setup) -> anyhow::Error {
+    let context = match (&e, setup.algorithm) {
+        (
+            SimError::Input(InputError::Setting {
+                name,
+                value,
+                allowed,
+            }),
+            _,
+        ) => {
+            if let Some(flag) = flag_of(name) {
+                return anyhow!("{flag} {value} is not allowed: {allowed}");
+            }
+            None
+        }
+        (SimError::VirtualChannels { vcs, .. }, _) => Some(format!("--vcs {vcs}")),
+        (_, Some(info)) => Some(format!("--algos: {}", info.name)),
+        (_, None) => None,
+    };
+    match context {
+        Some(context) => anyhow!(e).context(context),
+        None => anyhow!(e),
+    }
+}
+
+/// The flag of a setting the simulator checks.
+fn flag_of(setting: &str) -> Option<&'static str> {
+    Some(match setting {
+        "vcs" => "--vcs",
+        "buffer" => "--buffer",
+        "pipeline" => "--pipeline",
+        "ports" => "--port",
+        "length" => "--length",
+        "vcs/buffer/ports" => "--vcs/--buffer/--port",
+        "load" => "--load",
+        "multicast" => "--multicast",
+        "destinations" => "--dests",
+        "hot-spot fraction" => "--hot-spot",
+        "batch" => "--batch",
+        "precision" => "--precision",
+        "max_cycles" => "--max-cycles",
+        _ => return None,
+    })
+}
+
+/// The most loads one `--load` range gives.
+const MAX_LOADS: f64 = 1000.0;
+
+/// `LOAD`, or `FIRST:LAST:STEP` as `sweep --k` writes ranges: FIRST, FIRST + STEP, …, LAST,
+/// each load computed from the endpoints (`FIRST + (LAST − FIRST)·i/steps`) so that LAST is
+/// exact. The older `a:b:n` (n loads) is refused with the range that means it.
 fn loads(text: &str) -> Result<Vec<f64>> {
     let bad = || {
-        format!("--load '{text}': give a load such as 0.01, or a:b:n such as 0.001:0.01:10 (n ≥ 2, loads in (0, 1])")
+        anyhow!(
+            "--load '{text}': give a load such as 0.01, or FIRST:LAST:STEP such as \
+             0.001:0.004:0.001 (loads in (0, 1], FIRST < LAST, STEP dividing LAST − FIRST, \
+             at most {MAX_LOADS} loads)"
+        )
     };
-    let num = |s: &str| {
+    let load = |s: &str| {
         s.trim()
             .parse::<f64>()
             .ok()
             .filter(|x| *x > 0.0 && *x <= 1.0)
+            .ok_or_else(bad)
     };
     let parts: Vec<&str> = text.split(':').collect();
-    let loads = match parts[..] {
-        [a] => vec![num(a).with_context(bad)?],
-        [a, b, n] => {
-            let (a, b) = (num(a).with_context(bad)?, num(b).with_context(bad)?);
-            let n: usize = n
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&n| n >= 2)
-                .with_context(bad)?;
-            (0..n)
-                .map(|i| a + (b - a) * i as f64 / (n - 1) as f64)
-                .collect()
-        }
-        _ => bail!(bad()),
+    let [first, last, step] = parts[..] else {
+        return match parts[..] {
+            [one] => Ok(vec![load(one)?]),
+            _ => Err(bad()),
+        };
     };
-    Ok(loads)
+    let (first, last) = (load(first)?, load(last)?);
+    let step: f64 = step.trim().parse().map_err(|_| bad())?;
+    if !(first < last && step > 0.0 && step.is_finite()) {
+        return Err(bad());
+    }
+    let span = last - first;
+    if step > span && step >= 2.0 && step.fract() == 0.0 {
+        // `a:b:n`, the grammar before ranges were made one: say what it is now.
+        let equal = (span / (step - 1.0) * 1e12).round() / 1e12;
+        bail!(
+            "--load '{text}': the third number is the step between loads (FIRST:LAST:STEP, as \
+             sweep --k writes ranges): {step} loads from {first} to {last} are {first}:{last}:{equal}"
+        );
+    }
+    let steps = (span / step).round();
+    if !(1.0..MAX_LOADS).contains(&steps) || (span / step - steps).abs() > 1e-6 * steps {
+        return Err(bad());
+    }
+    let n = steps as usize;
+    Ok((0..=n).map(|i| first + span * i as f64 / steps).collect())
 }
 
 /// `K` or `LOW:HIGH`.
@@ -390,21 +466,16 @@ fn text(rows: &[Row]) -> String {
     table(&header, &cells)
 }
 
-fn write_rows(path: &std::path::Path, shape: &Shape, rows: &[Row]) -> Result<()> {
-    let bytes = match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("csv") => {
+fn write_rows(path: &std::path::Path, format: Format, shape: &Shape, rows: &[Row]) -> Result<()> {
+    let bytes = match format {
+        Format::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
             for r in rows {
                 w.serialize(r)?;
             }
             w.into_inner()?
         }
-        Some("json") => {
+        Format::Json => {
             let doc = Doc {
                 schema: "meshcast.simulate/1",
                 topology: shape.to_string(),
@@ -412,10 +483,6 @@ fn write_rows(path: &std::path::Path, shape: &Shape, rows: &[Row]) -> Result<()>
             };
             (serde_json::to_string_pretty(&doc)? + "\n").into_bytes()
         }
-        _ => bail!(
-            "--out '{}': the file must end in .csv or .json",
-            path.display()
-        ),
     };
     output::write_atomically(path, &bytes)
         .with_context(|| format!("cannot write '{}'", path.display()))

@@ -387,7 +387,9 @@ fn unwritable_svg_path_fails_with_status_1() {
         1,
         "SVG file",
     );
-    let onto_dir = ["--algo", "diag", "--svg", dir.path().to_str().unwrap()];
+    let a_dir = dir.path().join("d.svg");
+    std::fs::create_dir(&a_dir).unwrap();
+    let onto_dir = ["--algo", "diag", "--svg", a_dir.to_str().unwrap()];
     assert_fails(
         &[&["route", "-t", "mesh:8x8", "-d", EXAMPLE][..], &onto_dir].concat(),
         1,
@@ -395,9 +397,80 @@ fn unwritable_svg_path_fails_with_status_1() {
     );
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
-        0,
-        "no temporary file left"
+        1,
+        "no temporary file left beside the directory"
     );
+}
+
+#[test]
+fn an_svg_drawing_needs_an_svg_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["tree.txt", "tree", "tree.png"] {
+        let path = dir.path().join(name);
+        let args = ["--algo", "diag", "--svg", path.to_str().unwrap()];
+        assert_fails(
+            &[&["route", "-t", "mesh:8x8", "-d", EXAMPLE][..], &args].concat(),
+            2,
+            "': write FILE.svg",
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let upper = dir.path().join("TREE.SVG");
+    let args = ["--algo", "diag", "--svg", upper.to_str().unwrap()];
+    stdout(&meshcast(
+        &[&["route", "-t", "mesh:8x8", "-d", EXAMPLE][..], &args].concat(),
+    ));
+    assert!(upper.exists());
+}
+
+/// Negative numbers are values, refused for what they are, naming the flag and the range.
+#[test]
+fn negative_numbers_name_their_flag() {
+    let route = [
+        "route", "-t", "mesh:8x8", "-d", EXAMPLE, "--algo", "xy-path",
+    ];
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--control", "-1"],
+            "invalid value '-1' for '--control <FLITS>': -1 is not in 0..=1000000",
+        ),
+        (&["--td", "-0.5"], "--td: td = -0.5 is not allowed"),
+        (&["--port", "-2"], "invalid value '-2' for '--port <PORTS>'"),
+        (&["--source", "-1,0"], "--source '-1,0'"),
+    ];
+    for (extra, says) in cases {
+        assert_fails(&[&route[..], extra].concat(), 2, says);
+    }
+    let sweep = ["sweep", "-t", "mesh:4x4", "-a", "vh", "--k", "2"];
+    assert_fails(
+        &[&sweep[..], &["--seed", "-3"]].concat(),
+        2,
+        "invalid value '-3' for '--seed <SEED>': not a whole number ≥ 0",
+    );
+    assert_fails(
+        &[&sweep[..], &["--runs", "-3"]].concat(),
+        2,
+        "invalid value '-3' for '--runs <N>'",
+    );
+}
+
+/// Clap's refusals are one line too: no usage block, the missing flags on the same line.
+#[test]
+fn usage_errors_are_one_line() {
+    assert_fails(
+        &["route", "-t", "mesh:8x8", "--algo", "vh"],
+        2,
+        "the following required arguments were not provided: --dests <NODES>",
+    );
+    assert_fails(
+        &["route", "--bogus"],
+        2,
+        "unexpected argument '--bogus' found",
+    );
+    assert_fails(&["nonsense"], 2, "unrecognized subcommand 'nonsense'");
+    let help = meshcast(&["route", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(stdout(&help).contains("Usage: meshcast route"));
 }
 
 #[test]
@@ -808,6 +881,9 @@ fn bad_wormhole_flags_are_usage_errors() {
         ("--port", "0"),
         ("--control", "2000000"),
         ("--header", "x"),
+        ("--header", "0"),
+        ("--length", "-1"),
+        ("--startup", "-5"),
     ] {
         let out = xy_path(&[flag, value]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");

@@ -17,7 +17,7 @@ const SWEEP: &[&str] = &[
     "--dests",
     "2:6",
     "--load",
-    "0.002:0.006:2",
+    "0.002:0.006:0.004",
     "--length",
     "8",
     "--startup",
@@ -126,7 +126,7 @@ fn bad_input_is_one_line_and_exit_2() {
                 "--dests",
                 "40",
             ],
-            "destinations",
+            "--dests 40 is not allowed: between 1 and the node count − 1",
         ),
     ] {
         let out = meshcast(args, "1");
@@ -135,4 +135,214 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(says), "{err}");
     }
+}
+
+/// Everything `simulate` can refuse is refused before the first point runs: these runs would
+/// take minutes (a million cycles per point) if they started.
+#[test]
+fn every_setting_is_checked_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = [
+        "simulate",
+        "--topology",
+        "mesh:8x8",
+        "--load",
+        "0.001:0.004:0.001",
+        "--multicast",
+        "0.1",
+        "--max-cycles",
+        "1000000",
+        "--precision",
+        "0.0001",
+    ];
+    let file = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, i32, &str)> = vec![
+        (
+            vec![
+                "--algos".into(),
+                "dual-path,lin,pair".into(),
+                "--topology".into(),
+                "mesh:4x4x4".into(),
+            ],
+            2,
+            "--algos 'dual-path,lin,pair': algorithm 'lin' does not support mesh:4x4x4",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--out".into(),
+                file("r.txt"),
+            ],
+            2,
+            "--out '",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--plot".into(),
+                file("r.pdf"),
+            ],
+            2,
+            "write FILE.svg or FILE.png",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--out".into(),
+                file("no/such/r.csv"),
+            ],
+            1,
+            "no directory",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--vcs".into(),
+                "0".into(),
+            ],
+            2,
+            "--vcs 0 is not allowed: at least 1",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--buffer".into(),
+                "0".into(),
+            ],
+            2,
+            "--buffer 0 is not allowed",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--batch".into(),
+                "0".into(),
+            ],
+            2,
+            "--batch 0 is not allowed",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--precision".into(),
+                "-1".into(),
+            ],
+            2,
+            "--precision -1 is not allowed: a fraction of the mean in (0, 1]",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--warmup".into(),
+                "2000000".into(),
+            ],
+            2,
+            "--max-cycles 1000000 (warm-up 2000000) is not allowed",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--multicast".into(),
+                "1.5".into(),
+            ],
+            2,
+            "--multicast 1.5 is not allowed: a fraction in [0, 1]",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--vcs".into(),
+                "-1".into(),
+            ],
+            2,
+            "invalid value '-1' for '--vcs <VCS>'",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--load".into(),
+                "0.002:0.006:3".into(),
+            ],
+            2,
+            "3 loads from 0.002 to 0.006 are 0.002:0.006:0.002",
+        ),
+        (
+            vec![
+                "--algos".into(),
+                "dual-path".into(),
+                "--load".into(),
+                "0.1:0.2:0.03".into(),
+            ],
+            2,
+            "STEP dividing LAST − FIRST",
+        ),
+    ];
+    for (changes, code, says) in cases {
+        let mut args: Vec<String> = long.iter().map(|s| s.to_string()).collect();
+        for pair in changes.chunks(2) {
+            match args.iter().position(|a| *a == pair[0]) {
+                Some(i) => args[i + 1] = pair[1].clone(),
+                None => args.extend(pair.iter().cloned()),
+            }
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = meshcast(&args, "1");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{args:?}: '{says}' not in {err}");
+        assert!(!err.contains("Measure {"), "no Debug dump: {err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// `FIRST:LAST:STEP` gives the loads from FIRST to LAST exactly, as `a:b:n` gave them.
+#[test]
+fn a_load_range_counts_its_steps_from_the_endpoints() {
+    let out = meshcast(
+        &[
+            "simulate",
+            "--topology",
+            "mesh:4x4",
+            "--load",
+            "0.001:0.003:0.001",
+            "--length",
+            "4",
+            "--startup",
+            "0",
+            "--warmup",
+            "100",
+            "--batch",
+            "100",
+            "--max-cycles",
+            "1200",
+            "--json",
+            "-q",
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loads: Vec<f64> = doc["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["load"].as_f64().unwrap())
+        .collect();
+    assert_eq!(loads, [0.001, 0.001 + 0.002 * 0.5, 0.003]);
 }

@@ -642,3 +642,89 @@ fn optimality_writes_its_sections_and_draws_the_worst_instances() {
     );
     assert!(fs::metadata(dir.path().join("img/mesh-6x6-omt.svg")).is_ok());
 }
+
+#[test]
+fn merge_keeps_its_inputs_and_refuses_altered_or_oversized_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let shards: Vec<String> = (0..2)
+        .map(|i| path(dir.path(), &format!("s{i}.json")))
+        .collect();
+    for (i, shard) in shards.iter().enumerate() {
+        sweep(&[("--shard", &format!("{i}/2")), ("--out", shard)]);
+    }
+    let before = read(&shards[0]);
+    // The same file under another spelling: compared as canonical paths.
+    let again = format!("{}/./s0.json", dir.path().display());
+    let e = refused(&["merge", &shards[0], &shards[1], "--out", &again]);
+    assert!(
+        e.contains("--out '") && e.contains("' is the shard file '"),
+        "{e}"
+    );
+    assert!(e.contains("it would be overwritten"), "{e}");
+    assert_eq!(read(&shards[0]), before, "the shard is untouched");
+    let odd_name = path(dir.path(), "s0.svg");
+    fs::copy(&shards[0], &odd_name).unwrap();
+    let e = refused(&["merge", &odd_name, &shards[1], "--plot", &odd_name]);
+    assert!(
+        e.contains("--plot '") && e.contains("it would be overwritten"),
+        "{e}"
+    );
+
+    // A tally whose sum was changed: no samples have these sums.
+    let altered = |tally: Value| {
+        let mut file: Value = serde_json::from_str(&read(&shards[1])).unwrap();
+        file["points"][0]["algorithms"][0]["tallies"]["one_port_time"] = tally;
+        let text = file
+            .to_string()
+            .replace("\"SQUARES\"", "21267647932558653966460912964485513216");
+        let altered = path(dir.path(), "altered.json");
+        fs::write(&altered, text).unwrap();
+        altered
+    };
+    let file: Value = serde_json::from_str(&read(&shards[1])).unwrap();
+    let tally = &file["points"][0]["algorithms"][0]["tallies"]["one_port_time"];
+    let (n, sum, sum_sq) = (
+        tally[0].as_u64().unwrap(),
+        tally[1].as_i64().unwrap(),
+        tally[2].as_u64().unwrap(),
+    );
+    let tampered = altered(serde_json::json!([n, sum * 10, sum_sq]));
+    let e = refused(&["merge", &shards[0], &tampered]);
+    assert!(
+        e.contains("altered.json': K = 1: vh: one_port_time: tally [6, ")
+            && e.contains("is not [n, sum, sum of squares] of any samples"),
+        "{e}"
+    );
+    // Consistent tallies in each file whose sums overflow together (2⁶² + 2⁶² > i64::MAX).
+    let huge = altered(serde_json::json!([n, 1_i64 << 62, "SQUARES"]));
+    let twin = path(dir.path(), "twin.json");
+    fs::write(&twin, read(&huge).replace("\"index\":1", "\"index\":0")).unwrap();
+    let e = refused(&["merge", &twin, &huge]);
+    assert!(e.contains("add up to more than a tally holds"), "{e}");
+
+    // /dev/urandom or any huge file is refused after 256 MiB, not read to the end.
+    let big = path(dir.path(), "big.json");
+    fs::File::create(&big)
+        .unwrap()
+        .set_len((256 << 20) + 1)
+        .unwrap();
+    let e = refused(&["merge", &big]);
+    assert!(e.contains("is larger than 256 MiB"), "{e}");
+}
+
+#[test]
+fn a_killed_write_leaves_nothing_behind_once_the_file_is_written_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(dir.path(), "r.csv");
+    // No process has this PID (Linux caps them at 2²²): the write that made it was killed.
+    let stale = path(dir.path(), ".r.csv.999999999.tmp");
+    let other = path(dir.path(), ".notes.txt.999999999.tmp");
+    fs::write(&stale, "half a file").unwrap();
+    fs::write(&other, "not ours").unwrap();
+    sweep(&[("--out", &out)]);
+    assert!(!Path::new(&stale).exists());
+    assert!(
+        Path::new(&other).exists(),
+        "only the temporary files of --out"
+    );
+}

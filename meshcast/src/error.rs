@@ -24,7 +24,7 @@ pub enum InputError {
         size: u32,
     },
     /// The node count does not fit.
-    #[error("topology {0:?} has more than {max} nodes, the most meshcast handles", max = crate::topology::MAX_NODES)]
+    #[error("topology {} has more than {max} nodes, the most meshcast handles", joined(.0, "x"), max = crate::topology::MAX_NODES)]
     TooManyNodes(Vec<u32>),
     /// A node id out of range.
     #[error("node id {index} is out of range: the topology has {len} nodes")]
@@ -43,7 +43,10 @@ pub enum InputError {
         rank: usize,
     },
     /// A coordinate outside its dimension.
-    #[error("node {coords:?} is outside the topology: coordinate {dim} must be below {size}")]
+    #[error(
+        "node {} is outside the topology: coordinate {dim} must be below {size}",
+        joined(coords, ",")
+    )]
     CoordinateRange {
         /// The coordinates given.
         coords: Vec<u32>,
@@ -165,4 +168,10 @@ pub enum Error {
     /// An invalid plan.
     #[error(transparent)]
     Plan(#[from] PlanError),
+}
+
+/// Numbers written as the command line writes them: sizes `8x8`, coordinates `3,4`.
+fn joined(numbers: &[u32], separator: &str) -> String {
+    let words: Vec<String> = numbers.iter().map(u32::to_string).collect();
+    words.join(separator)
 }

@@ -25,12 +25,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use meshcast::experiment::gap::Baseline;
+use meshcast::experiment::stats::Tally;
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
 use crate::args::{MergeArgs, SweepArgs};
+use crate::output::{self, check_directory, Format};
 use execute::StateFile;
 use gaps::Gaps;
-use results::Format;
 use tally_file::{state_path, TallyFile};
 
 /// `meshcast sweep`.
@@ -78,7 +79,7 @@ fn run_shard(
     shard: Shard,
     out: &Path,
 ) -> Result<String> {
-    if results::extension(out) != "json" {
+    if output::extension(out) != "json" {
         bail!("--out '{}': a shard is written to FILE.json", out.display());
     }
     check_directory(out)?;
@@ -108,12 +109,18 @@ fn run_shard(
 /// `meshcast merge`.
 pub fn merge(args: &MergeArgs) -> Result<String> {
     let outputs = Outputs::check(args.out.as_deref(), args.plot.as_deref())?;
+    for (flag, out) in [("--out", &args.out), ("--plot", &args.plot)] {
+        if let Some(out) = out {
+            check_not_an_input(flag, out, &args.shards)?;
+        }
+    }
     let files = args
         .shards
         .iter()
         .map(|p| Ok((p.as_path(), TallyFile::load(p)?)))
         .collect::<Result<Vec<_>>>()?;
     check_shards(&files)?;
+    check_sums(&files)?;
     let sweep = &files[0].1.sweep;
     let mut tally = sweep.empty_tally();
     for (_, f) in &files {
@@ -129,6 +136,55 @@ pub fn merge(args: &MergeArgs) -> Result<String> {
         }
     }
     outputs.write(sweep, &tally, gaps.as_ref())
+}
+
+/// Refuse an output that is one of the shard files it would be made from (the same file under
+/// any name: compared as canonical paths).
+fn check_not_an_input(flag: &str, out: &Path, shards: &[PathBuf]) -> Result<()> {
+    let Ok(target) = fs::canonicalize(out) else {
+        return Ok(()); // Not there yet: no shard can be it.
+    };
+    match shards
+        .iter()
+        .find(|s| fs::canonicalize(s).is_ok_and(|s| s == target))
+    {
+        Some(shard) => bail!(
+            "{flag} '{}' is the shard file '{}': it would be overwritten; write the results to another file",
+            out.display(),
+            shard.display()
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Every tally of a file, with its K, in one fixed order: the sweep's, then the gaps'.
+fn every_tally(f: &TallyFile) -> impl Iterator<Item = (usize, &Tally)> {
+    let sweep = f.tally.points.iter().flat_map(|p| {
+        let rows = p.algorithms.iter().chain(&p.pairs);
+        rows.flatten().map(move |t| (p.k, t))
+    });
+    let gaps = f.gaps.iter().flat_map(|g| &g.points).flat_map(|p| {
+        let excess = p.gaps.iter().flatten().map(|g| &g.excess);
+        p.optimum.iter().chain(excess).map(move |t| (p.k, t))
+    });
+    sweep.chain(gaps)
+}
+
+/// Refuse files whose sums together overflow: each is consistent (checked when read), but
+/// altered ones can still add up to more than the tallies hold.
+fn check_sums(files: &[(&Path, TallyFile)]) -> Result<()> {
+    let mut totals: Vec<Tally> = every_tally(&files[0].1).map(|(_, t)| *t).collect();
+    for (path, f) in &files[1..] {
+        for (total, (k, t)) in totals.iter_mut().zip(every_tally(f)) {
+            *total = total.checked_merge(t).with_context(|| {
+                format!(
+                    "'{}': K = {k}: the tallies of the shards add up to more than a tally holds: the file was altered",
+                    path.display()
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// Every file of the same sweep, complete, and each shard index `0..N` exactly once.
@@ -191,18 +247,9 @@ struct Outputs {
 
 impl Outputs {
     fn check(out: Option<&Path>, plot: Option<&Path>) -> Result<Outputs> {
-        let out = match out {
-            Some(path) => Some((path.to_path_buf(), Format::of(path)?)),
-            None => None,
-        };
-        if let Some(path) = plot {
-            results::check_plot_path(path)?;
-        }
-        for path in out.iter().map(|(p, _)| p.as_path()).chain(plot) {
-            check_directory(path)?;
-        }
+        let format = output::check_outputs(out, plot)?;
         Ok(Outputs {
-            out,
+            out: out.zip(format).map(|(path, f)| (path.to_path_buf(), f)),
             plot: plot.map(Path::to_path_buf),
         })
     }
@@ -221,21 +268,6 @@ impl Outputs {
         let gap_report = gaps.map(gaps::report).transpose()?.unwrap_or_default();
         Ok(table::report(sweep, tally) + &gap_report)
     }
-}
-
-/// Fail before a long run, not after it, when `path`'s directory does not exist.
-fn check_directory(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    fs::metadata(dir).map(drop).with_context(|| {
-        format!(
-            "cannot write '{}': no directory '{}'",
-            path.display(),
-            dir.display()
-        )
-    })
 }
 
 /// Remove the state file of a sweep that has finished (and written its results).

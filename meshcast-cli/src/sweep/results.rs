@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use meshcast::algo::Family;
 use meshcast::eval::Wormhole;
 use meshcast::experiment::stats::Summary;
@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::gaps::{overall as overall_gaps, Gaps};
 use super::settings::placement_name;
 use super::tally_file::{measured, pair_names};
-use crate::output;
+use crate::output::{self, Format};
 use crate::plot::{self, Curve, Panel};
 use crate::report::{schedule_name, WormholeReport};
 
@@ -245,44 +245,6 @@ pub fn overall_pairs(tally: &SweepTally) -> Vec<Tallies> {
     total
 }
 
-/// What `--out` writes, chosen by its extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// A CSV file with a header row.
-    Csv,
-    /// A JSON array of records, one per line.
-    Json,
-}
-
-impl Format {
-    /// The format of `path`: `.csv` or `.json`.
-    pub fn of(path: &Path) -> Result<Format> {
-        match extension(path).as_str() {
-            "csv" => Ok(Format::Csv),
-            "json" => Ok(Format::Json),
-            _ => bail!(
-                "--out '{}': write FILE.csv or FILE.json (FILE.json with --shard)",
-                path.display()
-            ),
-        }
-    }
-}
-
-/// The lower-case extension of `path`, or "".
-pub fn extension(path: &Path) -> String {
-    path.extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
-/// Check that `path` can be a plot: `.svg` or `.png`.
-pub fn check_plot_path(path: &Path) -> Result<()> {
-    match extension(path).as_str() {
-        "svg" | "png" => Ok(()),
-        _ => bail!("--plot '{}': write FILE.svg or FILE.png", path.display()),
-    }
-}
-
 /// Write `records` to `path` atomically, in `format`.
 pub fn write_records(path: &Path, format: Format, records: &[Record]) -> Result<()> {
     let bytes = match format {
@@ -424,14 +386,5 @@ mod tests {
         let json: serde_json::Value = serde_json::from_slice(&json_bytes(&r).unwrap()).unwrap();
         assert_eq!(json.as_array().unwrap().len(), r.len());
         assert!(json[0]["sd"].is_null());
-    }
-
-    #[test]
-    fn formats_by_extension() {
-        assert_eq!(Format::of(Path::new("a/r.CSV")).unwrap(), Format::Csv);
-        assert_eq!(Format::of(Path::new("r.json")).unwrap(), Format::Json);
-        assert!(Format::of(Path::new("r.txt")).is_err());
-        assert!(check_plot_path(Path::new("p.svg")).is_ok());
-        assert!(check_plot_path(Path::new("p.pdf")).is_err());
     }
 }

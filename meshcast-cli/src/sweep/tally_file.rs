@@ -15,6 +15,7 @@
 //! baselines has no `gaps` member and is as before.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -203,8 +204,7 @@ impl TallyFile {
     /// Read and check the file at `path`.
     pub fn load(path: &Path) -> Result<TallyFile> {
         // A file that cannot be read is bad input (exit 2), so the I/O error becomes text.
-        let text = fs::read_to_string(path)
-            .map_err(|e| anyhow!("cannot read '{}': {e}", path.display()))?;
+        let text = read_limited(path)?;
         let not_ours = |e| anyhow!("'{}' is not a {TALLY_SCHEMA} file: {e}", path.display());
         let schema: SchemaRecord = serde_json::from_str(&text).map_err(not_ours)?;
         check_schema(&schema.schema).with_context(|| format!("'{}'", path.display()))?;
@@ -245,6 +245,33 @@ impl TallyFile {
             gaps,
         })
     }
+}
+
+/// The largest shard or state file read, 256 MiB: far above any sweep's (one K of 18
+/// algorithms takes some 60 kB), far below what would exhaust memory.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The text of `path`, refused beyond [`MAX_FILE_BYTES`] or when it is not UTF-8. A file that
+/// cannot be read is bad input (exit 2), so the I/O error becomes text.
+fn read_limited(path: &Path) -> Result<String> {
+    let cannot = |e: std::io::Error| anyhow!("cannot read '{}': {e}", path.display());
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        bail!(
+            "'{}' is larger than {} MiB, the most a shard or state file may be: it is not one meshcast wrote",
+            path.display(),
+            MAX_FILE_BYTES >> 20
+        );
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        anyhow!(
+            "'{}' is not a {TALLY_SCHEMA} file: it is not UTF-8 text",
+            path.display()
+        )
+    })
 }
 
 /// Refuse any schema but [`TALLY_SCHEMA`]; version 1 files are named as an older meshcast's.
@@ -423,7 +450,6 @@ fn gaps_of(record: &GapsRecord, sweep: &Sweep, shard: Shard) -> Result<Gaps> {
         .iter()
         .map(|b| Baseline::parse(b).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
-    let tally = |(n, sum, sum_sq): TallyRecord| Tally { n, sum, sum_sq };
     let names: Vec<&str> = sweep.algorithms.iter().map(|a| a.name).collect();
     let ks: Vec<usize> = record.points.iter().map(|p| p.k).collect();
     if ks != sweep.ks {
@@ -437,7 +463,8 @@ fn gaps_of(record: &GapsRecord, sweep: &Sweep, shard: Shard) -> Result<Gaps> {
             bail!("K = {}: not one tally per baseline", p.k);
         }
         for (b, (optimum, excess)) in p.optimum.iter().zip(&p.excess).enumerate() {
-            point.optimum[b] = tally(*optimum);
+            let context = || format!("K = {}: {} optimum", p.k, record.baselines[b]);
+            point.optimum[b] = tally_of(*optimum).with_context(context)?;
             let listed: Vec<&str> = excess.iter().map(|e| e.algorithm.as_str()).collect();
             if listed != names {
                 bail!(
@@ -446,7 +473,13 @@ fn gaps_of(record: &GapsRecord, sweep: &Sweep, shard: Shard) -> Result<Gaps> {
                 );
             }
             for (g, e) in point.gaps[b].iter_mut().zip(excess) {
-                g.excess = tally(e.excess);
+                let context = || {
+                    format!(
+                        "K = {}: {} excess of {}",
+                        p.k, record.baselines[b], e.algorithm
+                    )
+                };
+                g.excess = tally_of(e.excess).with_context(context)?;
                 g.worst = e.worst.map(|(excess, optimum, k, run)| Worst {
                     excess,
                     optimum,
@@ -477,6 +510,18 @@ fn gaps_of(record: &GapsRecord, sweep: &Sweep, shard: Shard) -> Result<Gaps> {
     })
 }
 
+/// A tally of a file, refused when no samples could have its sums (the file was edited).
+fn tally_of((n, sum, sum_sq): TallyRecord) -> Result<Tally> {
+    let tally = Tally { n, sum, sum_sq };
+    if !tally.is_consistent() {
+        bail!(
+            "tally [{n}, {sum}, {sum_sq}] is not [n, sum, sum of squares] of any samples \
+             (it needs n · sum of squares ≥ sum², sum of squares ≥ |sum|, and all zero when n = 0): the file was altered"
+        );
+    }
+    Ok(tally)
+}
+
 /// Every pair `(a, b)` with `a` before `b`, in the order of [`PointTally::pairs`].
 pub fn pair_names(names: &[String]) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
@@ -504,7 +549,9 @@ fn tallies(record: &MetricTallies, measured: &[bool; Metric::COUNT]) -> Result<T
     let mut out = Tallies::default();
     for m in Metric::ALL {
         match (record.slot(m).take(), measured[m as usize]) {
-            (Some((n, sum, sum_sq)), true) => out[m as usize] = Tally { n, sum, sum_sq },
+            (Some(record), true) => {
+                out[m as usize] = tally_of(record).with_context(|| m.name().to_string())?;
+            }
             (None, false) => {}
             (None, true) => bail!("no {} tally", m.name()),
             (Some(_), false) => bail!("a {} tally, which this sweep does not measure", m.name()),

@@ -228,15 +228,21 @@ impl fmt::Debug for AlgoInfo {
 }
 
 impl AlgoInfo {
+    /// Whether this algorithm runs on `shape`; if not, the error names the topologies it does.
+    pub fn check_support(&self, shape: &Shape) -> Result<(), InputError> {
+        if self.support.covers(shape) {
+            return Ok(());
+        }
+        Err(InputError::Unsupported {
+            algo: self.name.to_string(),
+            topology: shape.to_string(),
+            supported: self.support.to_string(),
+        })
+    }
+
     /// Route `request`, or say why this algorithm cannot.
     pub fn route(&self, request: &Request) -> Result<Plan, InputError> {
-        if !self.support.covers(request.shape()) {
-            return Err(InputError::Unsupported {
-                algo: self.name.to_string(),
-                topology: request.shape().to_string(),
-                supported: self.support.to_string(),
-            });
-        }
+        self.check_support(request.shape())?;
         let plan = self.algorithm.plan(request);
         #[cfg(debug_assertions)]
         if let Err(e) = plan.validate(request.shape(), self.shortest_path) {

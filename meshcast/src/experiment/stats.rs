@@ -26,6 +26,30 @@ impl Tally {
         self.sum_sq += u128::from(x.unsigned_abs()) * u128::from(x.unsigned_abs());
     }
 
+    /// `self` and `other` together, or `None` when a sum would overflow (never for tallies of
+    /// real samples: it flags tallies read from a file that were tampered with).
+    pub fn checked_merge(&self, other: &Tally) -> Option<Tally> {
+        Some(Tally {
+            n: self.n.checked_add(other.n)?,
+            sum: self.sum.checked_add(other.sum)?,
+            sum_sq: self.sum_sq.checked_add(other.sum_sq)?,
+        })
+    }
+
+    /// Whether some samples could have these sums: none has all zero; otherwise
+    /// `n · sum_sq ≥ sum²` (Cauchy–Schwarz, exact in integers) and `sum_sq ≥ |sum|` (every
+    /// sample is a whole number). Tallies read from files are checked with it.
+    pub fn is_consistent(&self) -> bool {
+        let abs = u128::from(self.sum.unsigned_abs());
+        if self.n == 0 {
+            return self.sum == 0 && self.sum_sq == 0;
+        }
+        let spread = u128::from(self.n)
+            .checked_mul(self.sum_sq)
+            .is_none_or(|n_sq| n_sq >= abs * abs);
+        spread && self.sum_sq >= abs
+    }
+
     /// Add every sample of `other`.
     pub fn merge(&mut self, other: &Tally) {
         self.n += other.n;
@@ -85,6 +109,33 @@ pub struct Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn consistent_tallies_and_overflowing_merges() {
+        let mut t = Tally::default();
+        assert!(t.is_consistent());
+        for x in [3, -1, 4, 0] {
+            t.add(x);
+            assert!(t.is_consistent(), "{t:?}");
+        }
+        let tampered = |n, sum, sum_sq| !Tally { n, sum, sum_sq }.is_consistent();
+        assert!(tampered(4, 60, 26), "mean 15 with squares of mean 6.5");
+        assert!(tampered(0, 1, 1), "a sum without samples");
+        assert!(tampered(2, 3, 2), "sum_sq < |sum| for whole numbers");
+        assert!(Tally {
+            n: u64::MAX,
+            sum: 0,
+            sum_sq: u128::MAX
+        }
+        .is_consistent());
+        let huge = Tally {
+            n: 1,
+            sum: i64::MAX,
+            sum_sq: u128::MAX,
+        };
+        assert_eq!(huge.checked_merge(&huge), None);
+        assert_eq!(t.checked_merge(&Tally::default()), Some(t));
+    }
 
     #[test]
     fn t_quantile_matches_the_table() {

@@ -317,13 +317,7 @@ impl Sweep {
             }
         }
         for a in &self.algorithms {
-            if !a.support.covers(&self.shape) {
-                return Err(InputError::Unsupported {
-                    algo: a.name.to_string(),
-                    topology: self.shape.to_string(),
-                    supported: a.support.to_string(),
-                });
-            }
+            a.check_support(&self.shape)?;
         }
         Ok(())
     }

@@ -116,10 +116,20 @@ struct Sim {
     done: Vec<Completed>,
 }
 
+/// The router's settings checked and the virtual channels of `classes` laid out: all a run
+/// checks before it allocates its network.
+fn channels(
+    shape: &Shape,
+    router: Router,
+    classes: Classes,
+) -> Result<(Router, Channels), SimError> {
+    let router = router.check()?;
+    Ok((router, Channels::new(shape, router.vcs, classes)?))
+}
+
 impl Sim {
     fn new(shape: &Shape, router: Router, classes: Classes) -> Result<Sim, SimError> {
-        let router = router.check()?;
-        let channels = Channels::new(shape, router.vcs, classes)?;
+        let (router, channels) = channels(shape, router, classes)?;
         let net = Network::new(
             channels,
             router.vcs,

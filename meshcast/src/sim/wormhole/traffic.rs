@@ -224,7 +224,10 @@ fn check(setup: &Setup) -> Result<(), SimError> {
     if t.multicast > 0.0 && (lo == 0 || lo > hi || hi > most) {
         return bad(
             "destinations",
-            format!("{lo}..{hi}"),
+            match t.destinations {
+                Destinations::Fixed(k) => k.to_string(),
+                Destinations::Uniform(lo, hi) => format!("{lo}:{hi}"),
+            },
             "between 1 and the node count − 1, low ≤ high",
         );
     }
@@ -234,19 +237,45 @@ fn check(setup: &Setup) -> Result<(), SimError> {
         }
     }
     let m = &setup.measure;
-    if m.batch == 0
-        || m.min_batches < 2
-        || m.precision.is_nan()
-        || m.precision <= 0.0
-        || m.max_cycles <= m.warmup
-    {
+    if m.batch == 0 {
+        return bad("batch", "0".into(), "at least 1 cycle per batch");
+    }
+    if m.min_batches < 2 {
         return bad(
-            "measure",
-            format!("{m:?}"),
-            "batch ≥ 1 cycle, at least 2 batches, precision > 0, cycle limit above the warm-up",
+            "min_batches",
+            m.min_batches.to_string(),
+            "at least 2 batches",
+        );
+    }
+    if !(m.precision > 0.0 && m.precision <= 1.0) {
+        return bad(
+            "precision",
+            m.precision.to_string(),
+            "a fraction of the mean in (0, 1], e.g. 0.05",
+        );
+    }
+    if m.max_cycles <= m.warmup {
+        return bad(
+            "max_cycles",
+            format!("{} (warm-up {})", m.max_cycles, m.warmup),
+            "more cycles than the warm-up",
         );
     }
     Ok(())
+}
+
+/// Check `setup` without running it: the traffic and measurement settings, the router's, and
+/// that the simulator has deadlock-free virtual channels for every route the traffic needs (the
+/// algorithm supports the topology and builds plans for it). What [`simulate`] would refuse
+/// before its first cycle is refused here — and an algorithm that does not support the topology
+/// even when no multicast would use it. A caller with many points checks them all before the
+/// first one runs.
+pub fn validate(setup: &Setup) -> Result<(), SimError> {
+    check(setup)?;
+    if let Some(info) = setup.algorithm {
+        info.check_support(&setup.shape)?;
+    }
+    super::channels(&setup.shape, setup.router, classes(setup)?).map(drop)
 }
 
 /// The route classes a run carries: dimension-ordered unicasts, and whatever the algorithm's
