@@ -22,6 +22,41 @@ pub struct Router {
     pub startup: u32,
     /// Message length in flits, header included (seed 003: 64).
     pub length: u32,
+    /// When a virtual channel may be taken by the next worm.
+    pub release: VcRelease,
+}
+
+/// When a worm gives up a virtual channel it holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VcRelease {
+    /// When its tail flit has left the buffer: a buffer holds one worm's flits only (ours,
+    /// the default).
+    #[default]
+    TailLeft,
+    /// When its tail flit has been sent into the buffer (BookSim2's): the next worm's header may
+    /// queue behind the tail in the same buffer.
+    TailSent,
+}
+
+impl VcRelease {
+    /// The names [`VcRelease`]'s `FromStr` accepts.
+    pub const NAMES: &'static str = "tail-left or tail-sent";
+}
+
+impl std::str::FromStr for VcRelease {
+    type Err = InputError;
+
+    fn from_str(s: &str) -> Result<VcRelease, InputError> {
+        match s {
+            "tail-left" => Ok(VcRelease::TailLeft),
+            "tail-sent" => Ok(VcRelease::TailSent),
+            _ => Err(InputError::Setting {
+                name: "vc-release",
+                value: s.into(),
+                allowed: VcRelease::NAMES,
+            }),
+        }
+    }
 }
 
 impl Default for Router {
@@ -33,6 +68,7 @@ impl Default for Router {
             ports: 1,
             startup: 33,
             length: 64,
+            release: VcRelease::TailLeft,
         }
     }
 }

@@ -46,7 +46,7 @@ pub mod seeds;
 pub mod traffic;
 
 pub use channels::Classes;
-pub use config::{preparation_time, Router};
+pub use config::{preparation_time, Router, VcRelease};
 
 use crate::error::InputError;
 use crate::plan::Plan;
@@ -120,14 +120,7 @@ impl Sim {
     fn new(shape: &Shape, router: Router, classes: Classes) -> Result<Sim, SimError> {
         let router = router.check()?;
         let channels = Channels::new(shape, router.vcs, classes)?;
-        let net = Network::new(
-            channels,
-            router.vcs,
-            router.buffer,
-            router.pipeline,
-            router.ports,
-            router.length,
-        );
+        let net = Network::new(channels, router);
         Ok(Sim {
             net,
             nodes: Nodes::new(shape.len(), router.startup),
@@ -275,7 +268,7 @@ mod tests {
             ..Router::default()
         };
         let mut sim = Sim::new(&Shape::mesh(&[5]).unwrap(), router, Classes::default()).unwrap();
-        sim.net = Network::new(Channels::without_datelines(&shape, 1), 1, 1, 1, 1, 8);
+        sim.net = Network::new(Channels::without_datelines(&shape, 1), router);
         for i in 0..5u32 {
             let at = |x: u32| Node(x % 5);
             let mut plan = Plan::new(PlanKind::Unicast, at(i), vec![at(i + 2)]);
