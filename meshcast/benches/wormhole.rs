@@ -24,61 +24,12 @@ const SHAPES: &[(&str, u32)] = &[("mesh:8x8", 8), ("mesh:16x16", 16), ("mesh:8x8
 const LOADS: &[f64] = &[0.1, 0.3, 0.5];
 const LENGTH: u32 = 16;
 
-/// The setup for shape `s` at load fraction `l` of the channel-load bound.
-pub fn setup(s: usize, l: usize) -> Setup {
-    let (topology, k) = SHAPES[s];
-    let flits = LOADS[l] * 4.0 / f64::from(k);
+/// Uniform unicast traffic of `load` messages per node per cycle on `topology` through `router`,
+/// 2,000 warm-up cycles then measured to `cycles` with no early stop and no drain.
+fn unicast(topology: &str, router: Router, load: f64, cycles: u64) -> Setup {
     Setup {
         shape: topology.parse().unwrap(),
-        router: Router {
-            vcs: 2,
-            buffer: 4,
-            pipeline: 1,
-            ports: 1,
-            startup: 0,
-            length: LENGTH,
-            ..Router::default()
-        },
-        traffic: Traffic {
-            load: flits / f64::from(LENGTH),
-            ..Traffic::default()
-        },
-        measure: Measure {
-            warmup: 2_000,
-            batch: 1_000,
-            min_batches: 2,
-            precision: 1e-12,
-            max_cycles: 10_000,
-            drain: 0,
-            early_saturation: 0,
-            max_backlog: u32::MAX,
-        },
-        algorithm: None,
-        preparation: None,
-        params: Params::default(),
-        seed: 1,
-    }
-}
-
-#[divan::bench(args = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)], sample_count = 5, sample_size = 1)]
-fn unicast_10k_cycles(bencher: divan::Bencher, (s, l): (usize, usize)) {
-    let setup = setup(s, l);
-    bencher.bench(|| simulate(divan::black_box(&setup)).unwrap());
-}
-
-/// The BookSim2-matched setup on `topology` at `load` messages per node per cycle.
-fn matched(topology: &str, load: f64) -> Setup {
-    Setup {
-        shape: topology.parse().unwrap(),
-        router: Router {
-            vcs: 1,
-            buffer: 8,
-            pipeline: 5,
-            ports: 1,
-            startup: 0,
-            length: 20,
-            release: VcRelease::TailLeft,
-        },
+        router,
         traffic: Traffic {
             load,
             ..Traffic::default()
@@ -88,7 +39,7 @@ fn matched(topology: &str, load: f64) -> Setup {
             batch: 1_000,
             min_batches: 2,
             precision: 1e-12,
-            max_cycles: 20_000,
+            max_cycles: cycles,
             drain: 0,
             early_saturation: 0,
             max_backlog: u32::MAX,
@@ -100,8 +51,30 @@ fn matched(topology: &str, load: f64) -> Setup {
     }
 }
 
+/// The setup for shape `s` at load fraction `l` of the channel-load bound.
+pub fn setup(s: usize, l: usize) -> Setup {
+    let (topology, k) = SHAPES[s];
+    let flits = LOADS[l] * 4.0 / f64::from(k);
+    let router = Router {
+        vcs: 2,
+        buffer: 4,
+        pipeline: 1,
+        ports: 1,
+        startup: 0,
+        length: LENGTH,
+        release: VcRelease::TailLeft,
+    };
+    unicast(topology, router, flits / f64::from(LENGTH), 10_000)
+}
+
+#[divan::bench(args = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)], sample_count = 5, sample_size = 1)]
+fn unicast_10k_cycles(bencher: divan::Bencher, (s, l): (usize, usize)) {
+    let setup = setup(s, l);
+    bencher.bench(|| simulate(divan::black_box(&setup)).unwrap());
+}
+
 #[divan::bench(args = [("mesh:8x8", 0.005), ("mesh:8x8", 0.02), ("mesh:16x16", 0.0025), ("mesh:16x16", 0.01)], sample_count = 5, sample_size = 1)]
 fn booksim_matched(bencher: divan::Bencher, (topology, load): (&str, f64)) {
-    let setup = matched(topology, load);
+    let setup = unicast(topology, Router::BOOKSIM_MATCHED, load, 20_000);
     bencher.bench(|| simulate(divan::black_box(&setup)).unwrap());
 }

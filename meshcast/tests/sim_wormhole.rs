@@ -283,13 +283,8 @@ fn tail_sent_release_shares_buffers_and_carries_more() {
     let setup = |load: f64, release: VcRelease| {
         let mut s = small_setup(load, 0.0, "dual-path", 11);
         s.router = Router {
-            vcs: 1,
-            buffer: 8,
-            pipeline: 5,
-            ports: 1,
-            startup: 0,
-            length: 20,
             release,
+            ..Router::BOOKSIM_MATCHED
         };
         s.measure = Measure {
             warmup: 1_000,

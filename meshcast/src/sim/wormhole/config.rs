@@ -74,6 +74,19 @@ impl Default for Router {
 }
 
 impl Router {
+    /// The router matched to BookSim2's for speed comparisons (docs/SIMULATOR.md,
+    /// docs/PERFORMANCE.md): one virtual channel of 8 flits, a 5-cycle pipeline, 20-flit
+    /// packets, no start-up, one injection and one ejection channel per node.
+    pub const BOOKSIM_MATCHED: Router = Router {
+        vcs: 1,
+        buffer: 8,
+        pipeline: 5,
+        ports: 1,
+        startup: 0,
+        length: 20,
+        release: VcRelease::TailLeft,
+    };
+
     /// Every setting within what the simulator can run.
     pub fn check(self) -> Result<Router, InputError> {
         let at_least_one = |name: &'static str, value: u32| {
