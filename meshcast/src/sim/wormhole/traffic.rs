@@ -32,7 +32,7 @@
 //!     shape: "mesh:4x4".parse()?,
 //!     router: Router { length: 8, startup: 0, ..Router::default() },
 //!     traffic: Traffic { load: 0.01, ..Traffic::default() },
-//!     measure: Measure { warmup: 500, batch: 500, max_cycles: 20_000, ..Measure::default() },
+//!     measure: Measure { warmup: 500, batch: 500, max_cycles: 25_000, drain: 5_000, ..Measure::default() },
 //!     algorithm: None,
 //!     preparation: None,
 //!     params: Default::default(),
