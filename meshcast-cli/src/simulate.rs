@@ -13,8 +13,9 @@ use meshcast::algo::{self, AlgoInfo};
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
     point_seed, simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
+    EARLY_SATURATION, MAX_BACKLOG,
 };
-use meshcast::sim::wormhole::{Router, SimError};
+use meshcast::sim::wormhole::{Router, SimError, VcRelease};
 use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::Serialize;
@@ -80,6 +81,10 @@ pub struct SimulateArgs {
     /// Router pipeline depth, cycles per hop (1 = the seeds' model).
     #[arg(long, default_value_t = 1)]
     pub pipeline: u32,
+    /// When a worm gives up a virtual channel: tail-left (when its tail has left the buffer,
+    /// ours) or tail-sent (when its tail has entered it, BookSim2's: the next worm queues behind).
+    #[arg(long, value_name = "WHEN", default_value = "tail-left")]
+    pub vc_release: VcRelease,
     /// Injection and ejection channels per node, as `route --port` spells them: `one`, a number
     /// `d` (seed 002's d-port architecture: 1 or 2; seed 003: 4) or `all` (one per link of the
     /// node, 2n in n dimensions). The multiport algorithm plans for the same d (all: the
@@ -97,9 +102,22 @@ pub struct SimulateArgs {
     /// Stop when the 95% half-width is within this fraction of the mean.
     #[arg(long, default_value_t = 0.05)]
     pub precision: f64,
-    /// Stop measuring after this many cycles (warm-up included), converged or not.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Cycles at most in all, warm-up and drain included: measuring stops, converged or not, at
+    /// the latest at the first batch end --drain cycles before.
+    #[arg(long, default_value_t = 1_050_000)]
     pub max_cycles: u64,
+    /// Cycles kept at the end for the measured messages to finish [default: 50,000, at most
+    /// half the cycles after the warm-up].
+    #[arg(long, value_name = "CYCLES")]
+    pub drain: Option<u64>,
+    /// Stop a point as saturated once its undelivered measured messages rose at this many
+    /// consecutive batch ends and at least doubled (0: never early).
+    #[arg(long, value_name = "BATCHES", default_value_t = EARLY_SATURATION)]
+    pub early_saturation: u32,
+    /// Messages at most in the network and the source queues, per node: a point beyond it stops
+    /// at once as saturated (this bounds memory).
+    #[arg(long, value_name = "MESSAGES", default_value_t = MAX_BACKLOG)]
+    pub max_backlog: u32,
     /// Seed of every random draw.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -164,6 +182,10 @@ impl Row {
             status: match r.saturated {
                 Some(Saturation::Undelivered(n)) => format!("saturated ({n} undelivered)"),
                 Some(Saturation::Rising) => "saturated (latency rising)".into(),
+                Some(Saturation::Growing(n)) => {
+                    format!("saturated (backlog growing, {n} undelivered)")
+                }
+                Some(Saturation::Backlog(n)) => format!("saturated (backlog cap, {n} messages)"),
                 None if r.converged => "ok".into(),
                 None => "cycle limit".into(),
             },
@@ -235,12 +257,19 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         ports: ports.count().unwrap_or(2 * shape.rank() as u32),
         startup: args.startup,
         length: args.length,
+        release: args.vc_release,
     };
     let measure = Measure {
         warmup: args.warmup,
         batch: args.batch,
         precision: args.precision,
         max_cycles: args.max_cycles,
+        drain: args.drain.unwrap_or_else(|| {
+            let after_warmup = args.max_cycles.saturating_sub(args.warmup);
+            Measure::default().drain.min(after_warmup / 2)
+        }),
+        early_saturation: args.early_saturation,
+        max_backlog: args.max_backlog,
         ..Measure::default()
     };
     let setups: Vec<Setup> = algos
@@ -333,6 +362,7 @@ fn flag_of(setting: &str) -> Option<&'static str> {
         "batch" => "--batch",
         "precision" => "--precision",
         "max_cycles" => "--max-cycles",
+        "max_backlog" => "--max-backlog",
         _ => return None,
     })
 }

@@ -76,6 +76,55 @@ fn a_sweep_writes_json_csv_and_a_plot_and_does_not_depend_on_threads() {
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
 }
 
+/// Issue 15: an overloaded network stops at the backlog cap instead of exhausting memory, and
+/// `--max-cycles` bounds the whole run, drain included, even with the early stops off.
+#[test]
+fn overload_is_bounded_by_the_backlog_cap_and_max_cycles() {
+    let run = |extra: &[&str]| -> Value {
+        let args = [
+            &["simulate", "--topology", "mesh:8x8", "--json", "-q"][..],
+            extra,
+        ]
+        .concat();
+        let out = meshcast(&args, "1");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["points"][0].clone()
+    };
+    let p = run(&["--load", "1"]);
+    assert!(
+        p["status"]
+            .as_str()
+            .unwrap()
+            .starts_with("saturated (backlog cap"),
+        "{p}"
+    );
+    assert!(p["cycles"].as_u64().unwrap() < 200, "{p}");
+    let p = run(&[
+        "--load",
+        "0.05",
+        "--warmup",
+        "500",
+        "--batch",
+        "500",
+        "--max-cycles",
+        "3000",
+        "--early-saturation",
+        "0",
+        "--max-backlog",
+        "100000",
+    ]);
+    assert!(
+        p["status"].as_str().unwrap().starts_with("saturated"),
+        "{p}"
+    );
+    assert!(p["cycles"].as_u64().unwrap() <= 3000, "{p}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     let small = ["simulate", "--topology", "mesh:4x4", "--load", "0.01"];

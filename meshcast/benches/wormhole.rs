@@ -4,12 +4,17 @@
 //! near-saturation load (offered flits per node per cycle as a fraction of the 4/k channel-load
 //! bound: 10%, 30%, 50%; measured saturation is about 60% of the bound with these buffers).
 //!
-//! Run: `cargo bench -p meshcast --bench wormhole`. Divan reports time per run of 10,000 cycles;
+//! `booksim_matched`: the router matched to BookSim2 (one virtual channel of 8 flits, 5-cycle
+//! pipeline, 20-flit packets, no start-up; docs/SIMULATOR.md) on 8×8 and 16×16 meshes at
+//! mid-load and past saturation (0.1 and 0.4 flits per node per cycle on 8×8, 0.05 and 0.2 on
+//! 16×16), 20,000 cycles each with no early stop.
+//!
+//! Run: `cargo bench -p meshcast --bench wormhole`. Divan reports time per run;
 //! docs/PERFORMANCE.md records cycles per second and flit-hops per second.
 
 use meshcast::algo::Params;
 use meshcast::sim::wormhole::traffic::{simulate, Measure, Setup, Traffic};
-use meshcast::sim::wormhole::Router;
+use meshcast::sim::wormhole::{Router, VcRelease};
 
 fn main() {
     divan::main();
@@ -19,22 +24,14 @@ const SHAPES: &[(&str, u32)] = &[("mesh:8x8", 8), ("mesh:16x16", 16), ("mesh:8x8
 const LOADS: &[f64] = &[0.1, 0.3, 0.5];
 const LENGTH: u32 = 16;
 
-/// The setup for shape `s` at load fraction `l` of the channel-load bound.
-pub fn setup(s: usize, l: usize) -> Setup {
-    let (topology, k) = SHAPES[s];
-    let flits = LOADS[l] * 4.0 / f64::from(k);
+/// Uniform unicast traffic of `load` messages per node per cycle on `topology` through `router`,
+/// 2,000 warm-up cycles then measured to `cycles` with no early stop and no drain.
+fn unicast(topology: &str, router: Router, load: f64, cycles: u64) -> Setup {
     Setup {
         shape: topology.parse().unwrap(),
-        router: Router {
-            vcs: 2,
-            buffer: 4,
-            pipeline: 1,
-            ports: 1,
-            startup: 0,
-            length: LENGTH,
-        },
+        router,
         traffic: Traffic {
-            load: flits / f64::from(LENGTH),
+            load,
             ..Traffic::default()
         },
         measure: Measure {
@@ -42,8 +39,10 @@ pub fn setup(s: usize, l: usize) -> Setup {
             batch: 1_000,
             min_batches: 2,
             precision: 1e-12,
-            max_cycles: 10_000,
+            max_cycles: cycles,
             drain: 0,
+            early_saturation: 0,
+            max_backlog: u32::MAX,
         },
         algorithm: None,
         preparation: None,
@@ -52,8 +51,30 @@ pub fn setup(s: usize, l: usize) -> Setup {
     }
 }
 
+/// The setup for shape `s` at load fraction `l` of the channel-load bound.
+pub fn setup(s: usize, l: usize) -> Setup {
+    let (topology, k) = SHAPES[s];
+    let flits = LOADS[l] * 4.0 / f64::from(k);
+    let router = Router {
+        vcs: 2,
+        buffer: 4,
+        pipeline: 1,
+        ports: 1,
+        startup: 0,
+        length: LENGTH,
+        release: VcRelease::TailLeft,
+    };
+    unicast(topology, router, flits / f64::from(LENGTH), 10_000)
+}
+
 #[divan::bench(args = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)], sample_count = 5, sample_size = 1)]
 fn unicast_10k_cycles(bencher: divan::Bencher, (s, l): (usize, usize)) {
     let setup = setup(s, l);
+    bencher.bench(|| simulate(divan::black_box(&setup)).unwrap());
+}
+
+#[divan::bench(args = [("mesh:8x8", 0.005), ("mesh:8x8", 0.02), ("mesh:16x16", 0.0025), ("mesh:16x16", 0.01)], sample_count = 5, sample_size = 1)]
+fn booksim_matched(bencher: divan::Bencher, (topology, load): (&str, f64)) {
+    let setup = unicast(topology, Router::BOOKSIM_MATCHED, load, 20_000);
     bencher.bench(|| simulate(divan::black_box(&setup)).unwrap());
 }

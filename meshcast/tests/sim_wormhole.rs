@@ -6,8 +6,10 @@ use meshcast::eval::{wormhole_latency, Ports, Wormhole};
 use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::{Hop, Plan, PlanKind};
 use meshcast::route::dimension_ordered;
-use meshcast::sim::wormhole::traffic::{simulate, Destinations, Measure, Setup, Traffic};
-use meshcast::sim::wormhole::{run_plan, Router, SimError};
+use meshcast::sim::wormhole::traffic::{
+    simulate, Destinations, Measure, Saturation, Setup, Traffic,
+};
+use meshcast::sim::wormhole::{run_plan, Router, SimError, VcRelease};
 use meshcast::topology::Shape;
 
 fn unicast_plan(shape: &Shape, from: &[u32], to: &[u32]) -> Plan {
@@ -24,7 +26,8 @@ fn unicast_plan(shape: &Shape, from: &[u32], to: &[u32]) -> Plan {
 }
 
 /// One worm alone: start-up + (hops + 1) · pipeline + L − 1, which is start-up + hops + L for the
-/// seeds' one-cycle router, on meshes and tori of 1 to 3 dimensions.
+/// seeds' one-cycle router, on meshes and tori of 1 to 3 dimensions, whenever its virtual
+/// channels are released.
 #[test]
 fn zero_load_latency_of_one_worm_is_analytic() {
     for (topology, from, to) in [
@@ -38,7 +41,12 @@ fn zero_load_latency_of_one_worm_is_analytic() {
         let plan = unicast_plan(&shape, from, to);
         let hops = plan.traffic();
         for pipeline in [1, 2, 3] {
-            for (startup, length) in [(33, 64), (0, 1), (5, 20)] {
+            for (startup, length, release) in [
+                (33, 64, VcRelease::TailLeft),
+                (0, 1, VcRelease::TailLeft),
+                (5, 20, VcRelease::TailLeft),
+                (5, 20, VcRelease::TailSent),
+            ] {
                 let router = Router {
                     vcs: 2,
                     buffer: pipeline + 1,
@@ -46,6 +54,7 @@ fn zero_load_latency_of_one_worm_is_analytic() {
                     ports: 1,
                     startup,
                     length,
+                    release,
                 };
                 let run = run_plan(&shape, &plan, router, 0).unwrap();
                 assert_eq!(
@@ -137,6 +146,7 @@ fn a_lone_multicast_takes_the_static_wormhole_latency() {
                         ports,
                         startup: 33,
                         length: 16,
+                        ..Router::default()
                     };
                     let run = run_plan(&shape, &plan, router, 0).unwrap();
                     let model = u64::from(wormhole_latency(
@@ -215,6 +225,7 @@ fn small_setup(load: f64, multicast: f64, algorithm: &str, seed: u64) -> Setup {
             ports: 2,
             startup: 10,
             length: 16,
+            ..Router::default()
         },
         traffic: Traffic {
             load,
@@ -227,8 +238,9 @@ fn small_setup(load: f64, multicast: f64, algorithm: &str, seed: u64) -> Setup {
             batch: 1_000,
             min_batches: 4,
             precision: 0.05,
-            max_cycles: 12_000,
+            max_cycles: 32_000,
             drain: 20_000,
+            ..Measure::default()
         },
         algorithm: Some(algo::find(algorithm).unwrap()),
         preparation: None,
@@ -261,12 +273,54 @@ fn mixed_traffic_delivers_everything_and_is_deterministic() {
     }
 }
 
-/// Far beyond saturation, a run says so instead of reporting a mean.
+/// BookSim2's virtual-channel release (tail sent) on the router matched to it (one virtual channel
+/// of 8 flits, 5-cycle pipeline, 20-flit packets): with buffers shared by consecutive worms
+/// (debug builds check flit conservation every 64 cycles) every measured message is delivered at
+/// light load, and past saturation the network accepts more than when a worm keeps the channel
+/// until its tail has left.
+#[test]
+fn tail_sent_release_shares_buffers_and_carries_more() {
+    let setup = |load: f64, release: VcRelease| {
+        let mut s = small_setup(load, 0.0, "dual-path", 11);
+        s.router = Router {
+            release,
+            ..Router::BOOKSIM_MATCHED
+        };
+        s.measure = Measure {
+            warmup: 1_000,
+            batch: 1_000,
+            max_cycles: 8_000,
+            drain: 2_000,
+            early_saturation: 0,
+            max_backlog: 1_000,
+            ..s.measure
+        };
+        s
+    };
+    let light = simulate(&setup(0.002, VcRelease::TailSent)).unwrap();
+    assert!(light.saturated.is_none(), "{light:?}");
+    assert_eq!(light.delivery_ratio, 1.0);
+    let left = simulate(&setup(0.05, VcRelease::TailLeft)).unwrap();
+    let sent = simulate(&setup(0.05, VcRelease::TailSent)).unwrap();
+    assert!(left.saturated.is_some() && sent.saturated.is_some());
+    assert!(
+        sent.accepted_flits > left.accepted_flits,
+        "tail sent {} against tail left {}",
+        sent.accepted_flits,
+        left.accepted_flits
+    );
+    assert_eq!("tail-sent".parse(), Ok(VcRelease::TailSent));
+    assert!("tail".parse::<VcRelease>().is_err());
+}
+
+/// Far beyond saturation, a run says so instead of reporting a mean, and stops long before its
+/// cycle limit.
 #[test]
 fn overload_is_reported_as_saturation() {
-    let r = simulate(&small_setup(0.2, 0.0, "dual-path", 3)).unwrap();
+    let setup = small_setup(0.2, 0.0, "dual-path", 3);
+    let r = simulate(&setup).unwrap();
     assert!(r.saturated.is_some(), "{r:?}");
-    assert!(r.delivery_ratio < 1.0);
+    assert!(r.cycles < setup.measure.max_cycles / 4, "{r:?}");
 }
 
 /// Configurations that cannot run deadlock-free are refused with one clear line.
@@ -429,11 +483,8 @@ fn digest(report: &meshcast::sim::wormhole::traffic::Report) -> u64 {
         })
 }
 
-/// The reports of setups from light load to saturation, pinned by digest when the engine still
-/// re-examined every blocked worm every cycle: the wake-up lists that let blocked worms sleep
-/// must leave every report bit-identical.
-#[test]
-fn engine_reports_are_pinned() {
+/// Setups from light load to saturation on every kind of plan, route class and pipeline.
+fn pinned_setups() -> Vec<Setup> {
     let mut setups = vec![
         small_setup(0.02, 0.0, "dual-path", 1),
         small_setup(0.03, 0.0, "dual-path", 1),
@@ -450,12 +501,97 @@ fn engine_reports_are_pinned() {
     deep.router.pipeline = 3;
     deep.router.buffer = 2;
     setups.extend([xy, torus, deep]);
-    let reports: Vec<_> = setups.iter().map(|s| simulate(s).unwrap()).collect();
+    setups
+}
+
+/// `setup` measured as before the early-saturation rule and the backlog cap: to the cycle limit
+/// and the drain.
+fn without_early_stops(setup: &Setup) -> Setup {
+    let mut s = setup.clone();
+    s.measure.early_saturation = 0;
+    s.measure.max_backlog = u32::MAX;
+    s
+}
+
+/// The reports of setups from light load to saturation, pinned by digest when the engine still
+/// re-examined every blocked worm every cycle, kept through the wake-up lists that let blocked
+/// worms sleep and the flat, division-free engine: every report must stay bit-identical (measured
+/// as then, without the early stops).
+#[test]
+fn engine_reports_are_pinned() {
+    let reports: Vec<_> = pinned_setups()
+        .iter()
+        .map(|s| simulate(&without_early_stops(s)).unwrap())
+        .collect();
     // The set spans light load to saturation.
     assert!(reports.iter().any(|r| r.saturated.is_some()));
     assert!(reports.iter().any(|r| r.saturated.is_none()));
     let digests: Vec<u64> = reports.iter().map(digest).collect();
     assert_eq!(digests, PINNED);
+}
+
+/// The early-saturation rule stops saturated runs well before the cycle limit and says why, and
+/// leaves every unsaturated run exactly as it was.
+#[test]
+fn early_saturation_stops_only_saturated_runs() {
+    let mut stopped = 0;
+    for setup in pinned_setups() {
+        let full = simulate(&without_early_stops(&setup)).unwrap();
+        let early = simulate(&setup).unwrap();
+        if full.saturated.is_none() {
+            assert_eq!(early, full);
+            continue;
+        }
+        assert!(early.saturated.is_some(), "{early:?}");
+        assert!(early.cycles <= full.cycles);
+        if let Some(Saturation::Growing(n)) = early.saturated {
+            stopped += 1;
+            assert!(n > 0);
+            assert!(early.cycles < setup.measure.max_cycles - setup.measure.drain);
+        }
+    }
+    assert!(stopped > 0, "no saturated run was stopped early");
+}
+
+/// An offered load far beyond what the network accepts (every node generating a message every
+/// cycle, issue 15) fills the source queues: the run stops at the backlog cap, within a few
+/// hundred cycles, instead of exhausting memory.
+#[test]
+fn the_backlog_cap_bounds_an_overloaded_run() {
+    let mut setup = small_setup(1.0, 0.0, "dual-path", 1);
+    setup.shape = "mesh:8x8".parse().unwrap();
+    setup.measure = Measure::default();
+    let r = simulate(&setup).unwrap();
+    let cap = u64::from(setup.measure.max_backlog) * 64;
+    let Some(Saturation::Backlog(n)) = r.saturated else {
+        panic!("{r:?}");
+    };
+    assert!(
+        n > cap && n <= cap + 64,
+        "{n} messages against a cap of {cap}"
+    );
+    assert!(r.cycles < 200, "{r:?}");
+}
+
+/// `max_cycles` bounds the whole run, drain included, even when measured messages are still
+/// undelivered at its end.
+#[test]
+fn max_cycles_bounds_the_drain() {
+    let mut setup = without_early_stops(&small_setup(0.05, 0.0, "dual-path", 1));
+    // Batch ends at 2,300, 3,600 and 4,900: measuring stops at 4,900, whose drain would run
+    // to 6,900.
+    setup.measure.batch = 1_300;
+    setup.measure.max_cycles = 6_000;
+    setup.measure.drain = 2_000;
+    let r = simulate(&setup).unwrap();
+    assert_eq!(r.cycles, 6_000, "{r:?}");
+    assert!(
+        matches!(r.saturated, Some(Saturation::Undelivered(_))),
+        "{r:?}"
+    );
+    // A drain that does not fit under the limit is refused.
+    setup.measure.drain = 5_000;
+    assert!(matches!(simulate(&setup), Err(SimError::Input(_))));
 }
 
 const PINNED: [u64; 8] = [

@@ -25,6 +25,7 @@ use crate::plan::Hop;
 use crate::route::hamiltonian::Snake;
 use crate::topology::{Dir, Kind, Node, Shape};
 
+use super::network::NONE;
 use super::SimError;
 
 /// The classes of routes a run may carry.
@@ -55,13 +56,22 @@ pub(crate) struct VcRange {
     pub n: u16,
 }
 
-/// One hop of a worm: the channel it crosses, the virtual channels it may take there, and
-/// whether the node it reaches keeps a copy.
+/// One hop of a worm: the channel it crosses, the virtual channels it may take there, whether
+/// the node it reaches keeps a copy, and the virtual channel the worm holds there — everything
+/// the cycle loop reads about a position of a worm, in one place.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WormHop {
     pub channel: u32,
+    /// The channel's place among its node's: `2·dim + (dir = Minus)` (`channel mod 2n`).
+    pub lane: u16,
     pub vcs: VcRange,
     pub drop: bool,
+    /// The virtual channel held (global id), or `NONE`.
+    pub vc: u32,
+    /// Its index among the channel's virtual channels (`vc mod V`), once held.
+    pub vc_local: u16,
+    /// The worm's flits in that virtual channel's buffer.
+    pub flits: u32,
 }
 
 /// The channels of a shape and the split of virtual channels between the route classes.
@@ -175,10 +185,15 @@ impl Channels {
         out.clear();
         let mut at = from;
         for hop in hops {
+            let channel = self.channel(at, hop.node) as u32;
             out.push(WormHop {
-                channel: self.channel(at, hop.node) as u32,
+                channel,
+                lane: (channel % self.per_node) as u16,
                 vcs: VcRange { lo: 0, n: 0 },
                 drop: hop.drop,
+                vc: NONE,
+                vc_local: 0,
+                flits: 0,
             });
             at = hop.node;
         }
@@ -242,7 +257,7 @@ impl Channels {
             return Some(Class::DimensionOrdered);
         }
         if self.sweep.is_some() {
-            let lanes = channels.iter().map(|h| h.channel % self.per_node);
+            let lanes = channels.iter().map(|h| u32::from(h.lane));
             if let Some(k) = sweeping(lanes) {
                 return Some(Class::Sweeping(k));
             }
@@ -258,7 +273,7 @@ impl Channels {
         let mut last: Option<u32> = None;
         let mut run = 0;
         for hop in channels {
-            let lane = hop.channel % self.per_node;
+            let lane = u32::from(hop.lane);
             match last {
                 Some(prev) if prev == lane => run += 1,
                 Some(prev) if prev / 2 >= lane / 2 => return false,

@@ -22,6 +22,41 @@ pub struct Router {
     pub startup: u32,
     /// Message length in flits, header included (seed 003: 64).
     pub length: u32,
+    /// When a virtual channel may be taken by the next worm.
+    pub release: VcRelease,
+}
+
+/// When a worm gives up a virtual channel it holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VcRelease {
+    /// When its tail flit has left the buffer: a buffer holds one worm's flits only (ours,
+    /// the default).
+    #[default]
+    TailLeft,
+    /// When its tail flit has been sent into the buffer (BookSim2's): the next worm's header may
+    /// queue behind the tail in the same buffer.
+    TailSent,
+}
+
+impl VcRelease {
+    /// The names [`VcRelease`]'s `FromStr` accepts.
+    pub const NAMES: &'static str = "tail-left or tail-sent";
+}
+
+impl std::str::FromStr for VcRelease {
+    type Err = InputError;
+
+    fn from_str(s: &str) -> Result<VcRelease, InputError> {
+        match s {
+            "tail-left" => Ok(VcRelease::TailLeft),
+            "tail-sent" => Ok(VcRelease::TailSent),
+            _ => Err(InputError::Setting {
+                name: "vc-release",
+                value: s.into(),
+                allowed: VcRelease::NAMES,
+            }),
+        }
+    }
 }
 
 impl Default for Router {
@@ -33,11 +68,25 @@ impl Default for Router {
             ports: 1,
             startup: 33,
             length: 64,
+            release: VcRelease::TailLeft,
         }
     }
 }
 
 impl Router {
+    /// The router matched to BookSim2's for speed comparisons (docs/SIMULATOR.md,
+    /// docs/PERFORMANCE.md): one virtual channel of 8 flits, a 5-cycle pipeline, 20-flit
+    /// packets, no start-up, one injection and one ejection channel per node.
+    pub const BOOKSIM_MATCHED: Router = Router {
+        vcs: 1,
+        buffer: 8,
+        pipeline: 5,
+        ports: 1,
+        startup: 0,
+        length: 20,
+        release: VcRelease::TailLeft,
+    };
+
     /// Every setting within what the simulator can run.
     pub fn check(self) -> Result<Router, InputError> {
         let at_least_one = |name: &'static str, value: u32| {

@@ -46,7 +46,7 @@ pub mod seeds;
 pub mod traffic;
 
 pub use channels::Classes;
-pub use config::{preparation_time, Router};
+pub use config::{preparation_time, Router, VcRelease};
 
 use crate::error::InputError;
 use crate::plan::Plan;
@@ -130,14 +130,7 @@ fn channels(
 impl Sim {
     fn new(shape: &Shape, router: Router, classes: Classes) -> Result<Sim, SimError> {
         let (router, channels) = channels(shape, router, classes)?;
-        let net = Network::new(
-            channels,
-            router.vcs,
-            router.buffer,
-            router.pipeline,
-            router.ports,
-            router.length,
-        );
+        let net = Network::new(channels, router);
         Ok(Sim {
             net,
             nodes: Nodes::new(shape.len(), router.startup),
@@ -285,7 +278,7 @@ mod tests {
             ..Router::default()
         };
         let mut sim = Sim::new(&Shape::mesh(&[5]).unwrap(), router, Classes::default()).unwrap();
-        sim.net = Network::new(Channels::without_datelines(&shape, 1), 1, 1, 1, 1, 8);
+        sim.net = Network::new(Channels::without_datelines(&shape, 1), router);
         for i in 0..5u32 {
             let at = |x: u32| Node(x % 5);
             let mut plan = Plan::new(PlanKind::Unicast, at(i), vec![at(i + 2)]);

@@ -18,6 +18,13 @@
 //!
 //! Ties are broken by fixed orders only, so a run is a pure function of its inputs.
 //!
+//! **Virtual-channel release** ([`VcRelease`]). By default a worm gives a virtual channel up when
+//! its tail leaves the buffer, so a buffer holds one worm's flits. With
+//! [`VcRelease::TailSent`] (BookSim2's) it gives it up as soon as its tail has been sent into the
+//! buffer; the next worm to take it queues its flits behind, so a buffer holds the flits of the
+//! worms that took it in turn (at most `B + 1` of them, each but the newest with a flit in it),
+//! kept in a small queue per virtual channel, and only the worm at the front may move flits out.
+//!
 //! **Sleeping worms.** A worm whose header failed to get a virtual channel (or an ejection
 //! channel) and whose other flits are packed up behind it (each buffer empty or its next one
 //! full) can do nothing until a channel it waits for frees: its buffers belong to it alone, so
@@ -30,6 +37,7 @@
 use crate::topology::Node;
 
 use super::channels::{Channels, WormHop};
+use super::config::{Router, VcRelease};
 
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -37,11 +45,12 @@ pub(crate) const NONE: u32 = u32::MAX;
 #[derive(Debug, Default)]
 struct Worm {
     tag: u32,
+    /// Its hops, each with the virtual channel it holds there.
     hops: Vec<WormHop>,
-    /// The virtual channel (global id) held on each hop, or `NONE`.
-    vc: Vec<u32>,
     /// Injection port (`node · d + k`) while flits remain at the source, else `NONE`.
     inj: u32,
+    /// `k`, the injection port's index at its node (the crossbar input `2n + k`).
+    inj_local: u32,
     /// Ejection port (global output id) once the header reached its last node.
     ej: u32,
     /// Flits still at the source.
@@ -81,6 +90,25 @@ pub(crate) struct Arrival {
     pub last: bool,
 }
 
+/// One virtual-channel buffer: its owner and its flits, stored as a count and a ring of arrival
+/// cycles (in [`Network::vc_ring`]), with the cycle the front flit may leave kept here so that the
+/// readiness test reads one record.
+#[derive(Clone, Copy, Debug)]
+struct Vc {
+    /// The cycle the front flit has spent the pipeline in the router (valid while `count > 0`).
+    ready: u64,
+    /// The worm that holds it, `NONE` while it is free to take.
+    owner: u32,
+    count: u32,
+    /// The ring slot of the front flit.
+    front: u32,
+    /// The worms with flits (or, the newest, a header to come) in the buffer, oldest first:
+    /// `queued` of them from slot `first` of its `B + 1` slots in [`Network::vc_queue`]. With
+    /// [`VcRelease::TailLeft`] only the owner.
+    first: u32,
+    queued: u32,
+}
+
 /// Routers, buffers and worms.
 pub(crate) struct Network {
     pub channels: Channels,
@@ -90,14 +118,18 @@ pub(crate) struct Network {
     ports: u32,
     length: u32,
     links: u32,
-    /// Per global virtual channel: owner worm, flits held, ring of arrival cycles.
-    vc_owner: Vec<u32>,
-    vc_count: Vec<u32>,
-    vc_front: Vec<u32>,
+    /// Per global virtual channel (`channel · V + v`).
+    vc: Vec<Vc>,
+    /// The arrival cycles of each virtual channel's flits, `B` slots from `vc · B`.
     vc_ring: Vec<u64>,
+    /// The worms queued in each virtual channel's buffer, `B + 1` slots from `vc · (B + 1)`.
+    vc_queue: Vec<u32>,
+    release: VcRelease,
     /// Per injection / ejection port (node · d + k): the worm using it.
     inj_owner: Vec<u32>,
     ej_owner: Vec<u32>,
+    /// Round-robin pointers: per input port the virtual channel, per output port the input
+    /// port that goes first (kept below `V` and the radix, so no division is needed).
     rr_in: Vec<u32>,
     rr_out: Vec<u32>,
     in_best: Vec<u32>,
@@ -123,14 +155,17 @@ pub(crate) struct Network {
 }
 
 impl Network {
-    pub fn new(
-        channels: Channels,
-        vcs: u32,
-        buffer: u32,
-        pipeline: u32,
-        ports: u32,
-        length: u32,
-    ) -> Network {
+    /// The network of `channels` with `router`'s buffers, pipeline, ports, length and release.
+    pub fn new(channels: Channels, router: Router) -> Network {
+        let Router {
+            vcs,
+            buffer,
+            pipeline,
+            ports,
+            length,
+            release,
+            ..
+        } = router;
         let links = channels.head.len() as u32;
         let nodes = channels.shape.len() as u32;
         let total_vcs = (links * vcs) as usize;
@@ -144,10 +179,20 @@ impl Network {
             ports,
             length,
             links,
-            vc_owner: vec![NONE; total_vcs],
-            vc_count: vec![0; total_vcs],
-            vc_front: vec![0; total_vcs],
+            vc: vec![
+                Vc {
+                    ready: 0,
+                    owner: NONE,
+                    count: 0,
+                    front: 0,
+                    first: 0,
+                    queued: 0,
+                };
+                total_vcs
+            ],
             vc_ring: vec![0; total_vcs * buffer as usize],
+            vc_queue: vec![NONE; total_vcs * (buffer as usize + 1)],
+            release,
             inj_owner: vec![NONE; io],
             ej_owner: vec![NONE; io],
             rr_in: vec![0; ports_total],
@@ -204,10 +249,9 @@ impl Network {
             return Err(e);
         }
         debug_assert!(!w.hops.is_empty(), "a send has at least one hop");
-        w.vc.clear();
-        w.vc.resize(w.hops.len(), NONE);
         w.tag = tag;
         w.inj = port;
+        w.inj_local = port % self.ports;
         w.ej = NONE;
         w.unsent = self.length;
         w.ready = now + u64::from(startup);
@@ -222,8 +266,17 @@ impl Network {
 
     /// Play one cycle `now`; arrivals are appended to `out`. Returns the flits moved.
     pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>) -> u32 {
-        self.allocate(now);
-        self.request(now);
+        // One pass over the worms for both phases: a worm's allocation changes only its own
+        // head and the owners of what it takes, which no other worm's requests read, so the
+        // requests, and their order, are those of two separate passes.
+        self.requests.clear();
+        for i in 0..self.active.len() {
+            let id = self.active[i];
+            if !self.worms[id as usize].asleep {
+                self.allocate(id, now);
+                self.request(id, now);
+            }
+        }
         self.arbitrate();
         let moved = self.traverse(now, out);
         self.sleep();
@@ -232,48 +285,78 @@ impl Network {
         moved
     }
 
-    /// Whether a flit at position `pos` of worm `w` may leave its buffer at `now`.
-    fn ready_at(&self, w: &Worm, pos: i32, now: u64) -> bool {
+    /// Whether a flit at position `pos` of worm `id` (`w`) may leave its buffer at `now`: it
+    /// has one there, at the front, that has spent the pipeline in the router.
+    fn ready_at(&self, id: u32, w: &Worm, pos: i32, now: u64) -> bool {
         if pos < 0 {
             w.unsent > 0 && now >= w.ready + self.pipeline
         } else {
-            let vc = w.vc[pos as usize] as usize;
-            self.vc_count[vc] > 0
-                && self.vc_ring[vc * self.buffer as usize + self.vc_front[vc] as usize]
-                    + self.pipeline
-                    <= now
+            let hop = &w.hops[pos as usize];
+            let vc = &self.vc[hop.vc as usize];
+            hop.flits > 0
+                && vc.ready <= now
+                && (self.release == VcRelease::TailLeft || self.front_worm(hop.vc) == id)
         }
     }
 
-    fn allocate(&mut self, now: u64) {
-        for i in 0..self.active.len() {
-            let id = self.active[i];
-            let w = &self.worms[id as usize];
-            let last = w.hops.len() as i32 - 1;
-            if w.asleep || (w.head == last && w.ej != NONE) || !self.ready_at(w, w.head, now) {
-                continue;
-            }
-            if w.head == last {
-                match self.free_ejection(w) {
-                    Some(p) => {
-                        self.ej_owner[p as usize] = id;
-                        self.worms[id as usize].ej = self.links + p;
-                    }
-                    None => self.failed.push(id),
-                }
-                continue;
-            }
-            let next = (w.head + 1) as usize;
-            match self.free_vc(w) {
-                Some(vc) => {
-                    self.vc_owner[vc as usize] = id;
-                    let w = &mut self.worms[id as usize];
-                    w.vc[next] = vc;
-                    w.head = next as i32;
+    /// The worm whose flits are at the front of virtual channel `vc`'s buffer.
+    fn front_worm(&self, vc: u32) -> u32 {
+        let v = &self.vc[vc as usize];
+        self.vc_queue[vc as usize * (self.buffer as usize + 1) + v.first as usize]
+    }
+
+    /// Route and virtual-channel allocation for awake worm `id`: its header, once ready, takes
+    /// the next hop's lowest free virtual channel of its class (or an ejection channel).
+    fn allocate(&mut self, id: u32, now: u64) {
+        let w = &self.worms[id as usize];
+        let last = w.hops.len() as i32 - 1;
+        if (w.head == last && w.ej != NONE) || !self.ready_at(id, w, w.head, now) {
+            return;
+        }
+        if w.head == last {
+            match self.free_ejection(w) {
+                Some(p) => {
+                    self.ej_owner[p as usize] = id;
+                    self.worms[id as usize].ej = self.links + p;
                 }
                 None => self.failed.push(id),
             }
+            return;
         }
+        let next = (w.head + 1) as usize;
+        match self.free_vc(w) {
+            Some(vc) => {
+                self.take(vc, id);
+                let w = &mut self.worms[id as usize];
+                let hop = &mut w.hops[next];
+                hop.vc = vc;
+                hop.vc_local = (vc - hop.channel * self.vcs) as u16;
+                w.head = next as i32;
+            }
+            None => self.failed.push(id),
+        }
+    }
+
+    /// Worm `id` takes free virtual channel `vc` and queues behind the worms in its buffer.
+    fn take(&mut self, vc: u32, id: u32) {
+        let q = self.buffer + 1;
+        let v = &mut self.vc[vc as usize];
+        v.owner = id;
+        let slot = v.first + v.queued;
+        let slot = if slot >= q { slot - q } else { slot };
+        v.queued += 1;
+        self.vc_queue[(vc * q + slot) as usize] = id;
+    }
+
+    /// Whether worm `id` is queued in virtual channel `vc`'s buffer.
+    fn queued_in(&self, vc: u32, id: u32) -> bool {
+        let q = self.buffer + 1;
+        let v = &self.vc[vc as usize];
+        (0..v.queued).any(|k| {
+            let slot = v.first + k;
+            let slot = if slot >= q { slot - q } else { slot };
+            self.vc_queue[(vc * q + slot) as usize] == id
+        })
     }
 
     /// The lowest free ejection port at worm `w`'s last node.
@@ -288,7 +371,7 @@ impl Network {
         let base = hop.channel * self.vcs;
         (hop.vcs.lo as u32..(hop.vcs.lo + hop.vcs.n) as u32)
             .map(|v| base + v)
-            .find(|&vc| self.vc_owner[vc as usize] == NONE)
+            .find(|&vc| self.vc[vc as usize].owner == NONE)
     }
 
     fn last_node(&self, w: &Worm) -> u32 {
@@ -308,7 +391,7 @@ impl Network {
             } else {
                 self.free_vc(w).is_none()
             };
-            if !still_blocked || !self.packed(w) {
+            if !still_blocked || !self.packed(id, w) {
                 continue;
             }
             if at_last {
@@ -323,16 +406,22 @@ impl Network {
         self.failed.clear();
     }
 
-    /// Whether no flit of worm `w` behind its header's buffer can move: every position from the
-    /// tail up to the one before the head is empty or faces a full buffer.
-    fn packed(&self, w: &Worm) -> bool {
+    /// Whether no flit of worm `id` (`w`) behind its header's buffer can move until a channel
+    /// it waits for frees: every position from the tail up to the one before the head is empty
+    /// or at the front of its buffer and facing a full one. (Flits queued behind another worm's
+    /// wait for that worm, not for a channel: such a worm stays awake.)
+    fn packed(&self, id: u32, w: &Worm) -> bool {
         (w.tail..w.head).all(|pos| {
             let flits = if pos < 0 {
                 w.unsent
             } else {
-                self.vc_count[w.vc[pos as usize] as usize]
+                let hop = &w.hops[pos as usize];
+                if hop.flits > 0 && self.front_worm(hop.vc) != id {
+                    return false;
+                }
+                hop.flits
             };
-            flits == 0 || self.vc_count[w.vc[(pos + 1) as usize] as usize] >= self.buffer
+            flits == 0 || self.vc[w.hops[(pos + 1) as usize].vc as usize].count >= self.buffer
         })
     }
 
@@ -343,61 +432,52 @@ impl Network {
         }
     }
 
-    fn request(&mut self, now: u64) {
-        self.requests.clear();
-        for i in 0..self.active.len() {
-            let id = self.active[i];
-            let w = &self.worms[id as usize];
-            if w.asleep {
+    /// Switch requests of awake worm `id`: every position holding a ready flit whose next buffer
+    /// has room; each input port keeps its round-robin favourite.
+    fn request(&mut self, id: u32, now: u64) {
+        let w = &self.worms[id as usize];
+        let last = w.hops.len() as i32 - 1;
+        for pos in w.tail..=w.head.min(last) {
+            if !self.ready_at(id, w, pos, now) {
                 continue;
             }
-            let last = w.hops.len() as i32 - 1;
-            for pos in w.tail..=w.head.min(last) {
-                if !self.ready_at(w, pos, now) {
+            let output = if pos == last {
+                if w.ej == NONE {
                     continue;
                 }
-                let output = if pos == last {
-                    if w.ej == NONE {
-                        continue;
-                    }
-                    w.ej
-                } else {
-                    let next = w.vc[(pos + 1) as usize];
-                    if next == NONE || self.vc_count[next as usize] >= self.buffer {
-                        continue;
-                    }
-                    w.hops[(pos + 1) as usize].channel
-                };
-                let (input, vc_local, in_local) = if pos < 0 {
-                    (
-                        self.links + w.inj,
-                        0,
-                        self.channels.per_node + w.inj % self.ports,
-                    )
-                } else {
-                    let c = w.hops[pos as usize].channel;
-                    (c, w.vc[pos as usize] % self.vcs, c % self.channels.per_node)
-                };
-                let r = Request {
-                    worm: id,
-                    pos,
-                    input,
-                    output,
-                    vc_local,
-                    in_local,
-                };
-                let idx = self.requests.len() as u32;
-                self.requests.push(r);
-                let best = self.in_best[input as usize];
-                if best == NONE {
-                    self.touched_in.push(input);
+                w.ej
+            } else {
+                let next = &w.hops[(pos + 1) as usize];
+                if next.vc == NONE || self.vc[next.vc as usize].count >= self.buffer {
+                    continue;
+                }
+                next.channel
+            };
+            let (input, vc_local, in_local) = if pos < 0 {
+                (self.links + w.inj, 0, self.channels.per_node + w.inj_local)
+            } else {
+                let hop = &w.hops[pos as usize];
+                (hop.channel, u32::from(hop.vc_local), u32::from(hop.lane))
+            };
+            let r = Request {
+                worm: id,
+                pos,
+                input,
+                output,
+                vc_local,
+                in_local,
+            };
+            let idx = self.requests.len() as u32;
+            self.requests.push(r);
+            let best = self.in_best[input as usize];
+            if best == NONE {
+                self.touched_in.push(input);
+                self.in_best[input as usize] = idx;
+            } else {
+                let rr = self.rr_in[input as usize];
+                let key = |v: u32| rotated(v, rr, self.vcs);
+                if key(vc_local) < key(self.requests[best as usize].vc_local) {
                     self.in_best[input as usize] = idx;
-                } else {
-                    let rr = self.rr_in[input as usize];
-                    let key = |v: u32| (v + self.vcs - rr % self.vcs) % self.vcs;
-                    if key(vc_local) < key(self.requests[best as usize].vc_local) {
-                        self.in_best[input as usize] = idx;
-                    }
                 }
             }
         }
@@ -414,7 +494,7 @@ impl Network {
                 self.out_best[r.output as usize] = idx;
             } else {
                 let rr = self.rr_out[r.output as usize];
-                let key = |v: u32| (v + radix - rr % radix) % radix;
+                let key = |v: u32| rotated(v, rr, radix);
                 if key(r.in_local) < key(self.requests[best as usize].in_local) {
                     self.out_best[r.output as usize] = idx;
                 }
@@ -429,8 +509,9 @@ impl Network {
             let output = self.touched_out[i];
             let idx = std::mem::replace(&mut self.out_best[output as usize], NONE);
             let r = self.requests[idx as usize];
-            self.rr_out[output as usize] = r.in_local + 1;
-            self.rr_in[r.input as usize] = r.vc_local + 1;
+            let radix = self.channels.per_node + self.ports;
+            self.rr_out[output as usize] = after(r.in_local, radix);
+            self.rr_in[r.input as usize] = after(r.vc_local, self.vcs);
             self.advance(r.worm, r.pos, now, out);
             moved += 1;
         }
@@ -440,7 +521,7 @@ impl Network {
 
     /// Move worm `id`'s flit at `pos` one position on.
     fn advance(&mut self, id: u32, pos: i32, now: u64, out: &mut Vec<Arrival>) {
-        let b = self.buffer as usize;
+        let b = self.buffer;
         let w = &mut self.worms[id as usize];
         let last = w.hops.len() as i32 - 1;
         let is_tail = if pos < 0 {
@@ -448,32 +529,60 @@ impl Network {
             self.flits_injected += 1;
             w.unsent == 0
         } else {
-            let vc = w.vc[pos as usize] as usize;
-            self.vc_front[vc] = (self.vc_front[vc] + 1) % self.buffer;
-            self.vc_count[vc] -= 1;
-            w.tail == pos && self.vc_count[vc] == 0
+            let hop = &mut w.hops[pos as usize];
+            hop.flits -= 1;
+            let i = hop.vc as usize;
+            let vc = &mut self.vc[i];
+            vc.front = after(vc.front, b);
+            vc.count -= 1;
+            if vc.count > 0 {
+                vc.ready = self.vc_ring[i * b as usize + vc.front as usize] + self.pipeline;
+            }
+            w.tail == pos && hop.flits == 0
         };
         if pos == last {
             w.ejected += 1;
             self.flits_ejected += 1;
         } else {
-            let vc = w.vc[(pos + 1) as usize] as usize;
-            let slot = (self.vc_front[vc] + self.vc_count[vc]) as usize % b;
-            self.vc_ring[vc * b + slot] = now;
-            self.vc_count[vc] += 1;
+            let hop = &mut w.hops[(pos + 1) as usize];
+            hop.flits += 1;
+            let i = hop.vc as usize;
+            let vc = &mut self.vc[i];
+            let slot = vc.front + vc.count;
+            let slot = if slot >= b { slot - b } else { slot };
+            self.vc_ring[i * b as usize + slot as usize] = now;
+            if vc.count == 0 {
+                vc.ready = now + self.pipeline;
+            }
+            vc.count += 1;
             self.flit_hops += 1;
         }
         if !is_tail {
             return;
         }
+        if self.release == VcRelease::TailSent && pos < last {
+            // The tail is in the next buffer: the next worm may take its virtual channel.
+            let next = w.hops[(pos + 1) as usize];
+            self.vc[next.vc as usize].owner = NONE;
+            Self::wake(
+                &mut self.worms,
+                &mut self.wake_channel[next.channel as usize],
+            );
+        }
+        let w = &mut self.worms[id as usize];
         if pos < 0 {
             self.inj_owner[w.inj as usize] = NONE;
             w.inj = NONE;
         } else {
             let hop = w.hops[pos as usize];
-            let vc = w.vc[pos as usize];
-            self.vc_owner[vc as usize] = NONE;
-            w.vc[pos as usize] = NONE;
+            w.hops[pos as usize].vc = NONE;
+            // The worm at the front of the buffer leaves its queue.
+            let vc = &mut self.vc[hop.vc as usize];
+            vc.first = after(vc.first, self.buffer + 1);
+            vc.queued -= 1;
+            if self.release == VcRelease::TailLeft {
+                vc.owner = NONE;
+            }
             if hop.drop || pos == last {
                 out.push(Arrival {
                     tag: w.tag,
@@ -507,15 +616,16 @@ impl Network {
         for &id in &self.active {
             let w = &self.worms[id as usize];
             let mut sum = u64::from(w.unsent) + u64::from(w.ejected);
-            for &vc in &w.vc {
+            for hop in &w.hops {
+                let vc = hop.vc;
                 if vc != NONE {
-                    if self.vc_owner[vc as usize] != id {
+                    if !self.queued_in(vc, id) {
                         return Err(format!(
-                            "worm {id} holds virtual channel {vc} owned by another"
+                            "worm {id} holds virtual channel {vc} but is not queued in it"
                         ));
                     }
-                    sum += u64::from(self.vc_count[vc as usize]);
-                    held += u64::from(self.vc_count[vc as usize]);
+                    sum += u64::from(hop.flits);
+                    held += u64::from(hop.flits);
                 }
             }
             if sum != u64::from(self.length) {
@@ -525,7 +635,7 @@ impl Network {
                 ));
             }
         }
-        let buffered: u64 = self.vc_count.iter().map(|&c| u64::from(c)).sum();
+        let buffered: u64 = self.vc.iter().map(|vc| u64::from(vc.count)).sum();
         if buffered != held {
             return Err(format!(
                 "{buffered} flits buffered but active worms hold {held}"
@@ -575,6 +685,25 @@ impl Network {
     }
 }
 
+/// `x + 1` modulo `n` (for `x < n`), without a division.
+fn after(x: u32, n: u32) -> u32 {
+    if x + 1 == n {
+        0
+    } else {
+        x + 1
+    }
+}
+
+/// `(v − first) mod n` (for `v, first < n`): `v`'s place in a round robin that starts at
+/// `first`, without a division.
+fn rotated(v: u32, first: u32, n: u32) -> u32 {
+    if v >= first {
+        v - first
+    } else {
+        v + n - first
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -587,7 +716,14 @@ mod tests {
     fn conservation_catches_a_lost_or_forged_flit() {
         let shape = Shape::mesh(&[4, 4]).unwrap();
         let channels = Channels::new(&shape, 2, Classes::default()).unwrap();
-        let mut net = Network::new(channels, 2, 4, 1, 1, 8);
+        let router = Router {
+            vcs: 2,
+            buffer: 4,
+            ports: 1,
+            length: 8,
+            ..Router::default()
+        };
+        let mut net = Network::new(channels, router);
         let from = shape.node(&[0, 0]).unwrap();
         let hops: Vec<Hop> = [[1, 0], [2, 0], [2, 1]]
             .iter()
@@ -604,13 +740,12 @@ mod tests {
             net.step(now, &mut out);
         }
         net.check_conservation().unwrap();
-        let vc = net.worms[0].vc[0] as usize;
-        net.vc_count[vc] += 1;
+        net.worms[0].hops[0].flits += 1;
         assert!(net
             .check_conservation()
             .unwrap_err()
             .contains("accounts for 9 flits"));
-        net.vc_count[vc] -= 2;
+        net.worms[0].hops[0].flits -= 2;
         assert!(net.check_conservation().is_err());
     }
 }

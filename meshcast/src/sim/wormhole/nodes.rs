@@ -94,6 +94,11 @@ impl Nodes {
         }
     }
 
+    /// Messages in the system: waiting at a node, or with a worm in the network.
+    pub fn live(&self) -> u64 {
+        (self.messages.len() - self.free.len()) as u64
+    }
+
     /// A unicast from `from` to `to` generated at `now`.
     pub fn unicast(&mut self, now: u64, from: Node, to: Node, measured: bool) {
         let body = Body::Unicast(to);

@@ -16,8 +16,10 @@ use crate::algo::{self, Params, Request};
 use crate::experiment::workload::{random_destinations, seeded};
 use crate::topology::Shape;
 
-use super::traffic::{point_seed, Destinations, Measure, Setup, Traffic};
-use super::{preparation_time, run_plan, Router, SimError};
+use super::traffic::{
+    point_seed, Destinations, Measure, Setup, Traffic, EARLY_SATURATION, MAX_BACKLOG,
+};
+use super::{preparation_time, run_plan, Router, SimError, VcRelease};
 
 /// Seed 003's four algorithms, in the paper's order.
 pub const SEED003_ALGORITHMS: [&str; 4] = ["dual-path", "multi-path", "column-path", "qg"];
@@ -34,6 +36,7 @@ pub const SEED003_ROUTER: Router = Router {
     ports: 4,
     startup: 33,
     length: 64,
+    release: VcRelease::TailLeft,
 };
 
 /// Table 1's destination counts.
@@ -47,14 +50,17 @@ pub const SEED003_TABLE1_RUNS: u32 = 40;
 pub const SEED003_FIGURE_LOADS: [f64; 6] = [0.0005, 0.001, 0.0015, 0.002, 0.0025, 0.003];
 
 /// The measurement of the figures' runs (seed 003 Figs. 8–9, seed 002 Figs. 6–8): warm-up 5,000
-/// cycles, batches of 5,000, at most 100,000 cycles, then at most 50,000 to drain.
+/// cycles, batches of 5,000, measuring until cycle 100,000 at most, then at most 50,000 to drain;
+/// the default early-saturation rule and backlog cap.
 pub const FIGURE_MEASURE: Measure = Measure {
     warmup: 5_000,
     batch: 5_000,
     min_batches: 10,
     precision: 0.05,
-    max_cycles: 100_000,
+    max_cycles: 150_000,
     drain: 50_000,
+    early_saturation: EARLY_SATURATION,
+    max_backlog: MAX_BACKLOG,
 };
 
 /// One cell of Table 1: an algorithm, a destination count, and the mean coefficient of variation
@@ -206,6 +212,7 @@ pub fn seed002_figure(
                     ports: d,
                     startup: 33,
                     length,
+                    ..Router::default()
                 },
                 traffic: Traffic {
                     load,

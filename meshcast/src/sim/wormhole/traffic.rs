@@ -9,9 +9,21 @@
 //! after the warm-up and before the stop; after the stop the run goes on (traffic included, so
 //! the network stays loaded) for at most `drain` cycles while they finish.
 //!
-//! **Saturation** is reported instead of a mean when a measured message has not finished by the
-//! end of the drain, or when the confidence interval never closed and the later half of the
-//! batch means averages more than 1.5 times the earlier half (latency still growing).
+//! **Bounds.** A run never simulates more than `max_cycles` cycles, drain included: measuring
+//! stops at the latest at the first batch end `drain` cycles before. Messages in the system
+//! (waiting at their sources or in the network) are capped at `max_backlog` per node: beyond, the
+//! run stops at once as saturated. Worms in the network are bounded by the network itself (each
+//! holds an injection channel or a virtual channel), so memory and time are bounded by the
+//! settings whatever the load.
+//!
+//! **Saturation** is reported instead of a mean when
+//! * the undelivered measured messages rose at each of `early_saturation` consecutive batch ends and at
+//!   least doubled over them ([`Saturation::Growing`]): the network accepts less than is
+//!   offered, and the run stops there instead of running to the cycle limit;
+//! * the backlog cap was reached ([`Saturation::Backlog`]);
+//! * a measured message has not finished by the end of the drain ([`Saturation::Undelivered`]);
+//! * or the confidence interval never closed and the later half of the batch means averages more
+//!   than 1.5 times the earlier half ([`Saturation::Rising`]).
 //!
 //! ```
 //! use meshcast::sim::wormhole::traffic::{simulate, Measure, Setup, Traffic};
@@ -20,7 +32,7 @@
 //!     shape: "mesh:4x4".parse()?,
 //!     router: Router { length: 8, startup: 0, ..Router::default() },
 //!     traffic: Traffic { load: 0.01, ..Traffic::default() },
-//!     measure: Measure { warmup: 500, batch: 500, max_cycles: 20_000, ..Measure::default() },
+//!     measure: Measure { warmup: 500, batch: 500, max_cycles: 25_000, drain: 5_000, ..Measure::default() },
 //!     algorithm: None,
 //!     preparation: None,
 //!     params: Default::default(),
@@ -94,11 +106,26 @@ pub struct Measure {
     pub min_batches: u32,
     /// Stop measuring when the 95% confidence half-width is at most this fraction of the mean.
     pub precision: f64,
-    /// Cycles at most (warm-up included) before measuring stops, converged or not.
+    /// Cycles at most in all: warm-up, measurement and drain. Measuring stops, converged or
+    /// not, at the latest at the first batch end `drain` cycles before.
     pub max_cycles: u64,
     /// Cycles at most after the stop for the measured messages to finish.
     pub drain: u64,
+    /// Early saturation: stop when the undelivered measured messages rose at each of this many
+    /// consecutive batch ends and at least doubled over them (0: never stop early).
+    pub early_saturation: u32,
+    /// Messages at most in the system (waiting at their sources or in the network), per node:
+    /// a run that exceeds it stops at once as saturated. It bounds the run's memory.
+    pub max_backlog: u32,
 }
+
+/// [`Measure::early_saturation`]'s default: six batch ends in a row (five rises), which a stable network's
+/// fluctuating backlog practically never shows together with a doubling.
+pub const EARLY_SATURATION: u32 = 5;
+
+/// [`Measure::max_backlog`]'s default: far above the few messages per node a stable network holds
+/// (Little's law: load × latency), small enough for the largest networks' memory.
+pub const MAX_BACKLOG: u32 = 64;
 
 impl Default for Measure {
     fn default() -> Measure {
@@ -107,8 +134,10 @@ impl Default for Measure {
             batch: 5_000,
             min_batches: 10,
             precision: 0.05,
-            max_cycles: 1_000_000,
+            max_cycles: 1_050_000,
             drain: 50_000,
+            early_saturation: EARLY_SATURATION,
+            max_backlog: MAX_BACKLOG,
         }
     }
 }
@@ -154,6 +183,12 @@ pub enum Saturation {
     Undelivered(u64),
     /// Latency still rising when the cycle limit stopped the run.
     Rising,
+    /// The undelivered measured messages (this many at the stop) rose at each of
+    /// [`Measure::early_saturation`] consecutive batch ends and at least doubled: the run stopped early.
+    Growing(u64),
+    /// More messages (this many) in the system than [`Measure::max_backlog`] allows: the run stopped
+    /// at once.
+    Backlog(u64),
 }
 
 /// What a run measured.
@@ -254,11 +289,18 @@ fn check(setup: &Setup) -> Result<(), SimError> {
             "a fraction of the mean in (0, 1], e.g. 0.05",
         );
     }
-    if m.max_cycles <= m.warmup {
+    if m.max_cycles <= m.warmup.saturating_add(m.drain) {
         return bad(
             "max_cycles",
-            format!("{} (warm-up {})", m.max_cycles, m.warmup),
-            "more cycles than the warm-up",
+            format!("{} (warm-up {}, drain {})", m.max_cycles, m.warmup, m.drain),
+            "more cycles than the warm-up plus the drain",
+        );
+    }
+    if m.max_backlog == 0 {
+        return bad(
+            "max_backlog",
+            "0".into(),
+            "at least 1 message per node",
         );
     }
     Ok(())
@@ -319,6 +361,8 @@ struct Tallies {
     window_flits: u64,
     batch: (u64, f64),
     batch_means: Vec<f64>,
+    /// Undelivered measured messages at each batch end.
+    undelivered: Vec<u64>,
 }
 
 impl Tallies {
@@ -354,6 +398,20 @@ impl Tallies {
             self.batch_means.push(self.batch.1 / self.batch.0 as f64);
         }
         self.batch = (0, 0.0);
+        self.undelivered.push(self.generated - self.complete);
+    }
+
+    /// [`Saturation::Growing`] when the undelivered measured messages rose at each of the last
+    /// `batches` batch ends and at least doubled over them.
+    fn growing(&self, batches: u32) -> Option<Saturation> {
+        let n = self.undelivered.len();
+        let w = batches as usize;
+        if w == 0 || n <= w {
+            return None;
+        }
+        let last = &self.undelivered[n - w - 1..];
+        let rose = last.windows(2).all(|p| p[1] > p[0]);
+        (rose && last[w] >= 2 * last[0].max(1)).then_some(Saturation::Growing(last[w]))
     }
 
     /// Mean and 95% half-width of the batch means.
@@ -481,7 +539,11 @@ pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
         multicast_primary: setup.traffic.multicast > 0.0,
         ..Tallies::default()
     };
+    let cap = u64::from(m.max_backlog) * setup.shape.len() as u64;
+    let last_stop = m.max_cycles - m.drain;
+    let mut next_batch = m.warmup + m.batch;
     let mut stop: Option<u64> = None;
+    let mut early: Option<Saturation> = None;
     let mut flit_hops = [0; 2];
     let mut now = 0u64;
     loop {
@@ -498,10 +560,16 @@ pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
             flit_hops[0] = sim.net.flit_hops;
         }
         now += 1;
+        let live = sim.nodes.live();
+        if live > cap {
+            early = Some(Saturation::Backlog(live));
+        }
         match stop {
-            None if now > m.warmup && (now - m.warmup) % m.batch == 0 => {
+            None if now == next_batch => {
+                next_batch += m.batch;
                 tallies.close_batch();
-                if tallies.converged(&m) || now >= m.max_cycles {
+                early = early.or(tallies.growing(m.early_saturation));
+                if tallies.converged(&m) || now >= last_stop {
                     stop = Some(now);
                     flit_hops[1] = sim.net.flit_hops;
                 }
@@ -509,8 +577,20 @@ pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
             Some(s) if tallies.complete == tallies.generated || now >= s + m.drain => break,
             _ => {}
         }
+        if early.is_some() || now >= m.max_cycles {
+            if stop.is_none() {
+                stop = Some(now);
+                if now <= m.warmup {
+                    flit_hops[0] = sim.net.flit_hops;
+                }
+                flit_hops[1] = sim.net.flit_hops;
+            }
+            break;
+        }
     }
-    let measured = (stop.expect("the loop ends after the stop") - m.warmup) as f64;
+    // A run stopped during the warm-up measured nothing.
+    let stop = stop.expect("the loop ends after the stop");
+    let measured = stop.saturating_sub(m.warmup).max(1) as f64;
     let links = sim
         .net
         .channels
@@ -534,7 +614,7 @@ pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
         utilisation: (flit_hops[1] - flit_hops[0]) as f64 / (links * measured),
         converged: tallies.converged(&m),
         batches: tallies.batch_means.len() as u32,
-        saturated: tallies.saturation(&m),
+        saturated: early.or_else(|| tallies.saturation(&m)),
         cycles: now,
         flit_hops: sim.net.flit_hops,
     })
