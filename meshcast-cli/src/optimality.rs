@@ -28,7 +28,7 @@ use meshcast::plan::Plan;
 use meshcast::schedule::Schedule;
 
 use crate::args::OptimalityArgs;
-use crate::report::{schedule_name, RouteReport};
+use crate::report::RouteReport;
 use crate::reproduce::{deliver, replace_sections, with_ci};
 use crate::sweep::gaps::{self, overall, percent, worst_text};
 use crate::{draw, output};
@@ -156,7 +156,7 @@ fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<Stri
         for schedule in [Schedule::Paper, Schedule::Optimal] {
             eprintln!(
                 "optimality: one-port optimum, {topology}, K = 2…{last_k}, {} order",
-                schedule_name(schedule)
+                schedule.name()
             );
             let trees = |a: &AlgoInfo| a.family == Family::Tree;
             let gaps = small_sweep(
@@ -521,12 +521,12 @@ fn seeds_experiments(runs: u32, step: usize, seed: u64) -> Result<String> {
             };
             eprintln!(
                 "optimality: {topology}, {} order, {runs} runs per K",
-                schedule_name(schedule)
+                schedule.name()
             );
             let tally = s.run(Shard::WHOLE, &|_| {})?;
             let metrics: &[Metric] = match schedule {
                 Schedule::Paper => &[Metric::Traffic, Metric::OnePortTime],
-                Schedule::Optimal => &[Metric::OnePortTime],
+                Schedule::Optimal | Schedule::WrapLast => &[Metric::OnePortTime],
             };
             let algos = tally.overall();
             for &metric in metrics {
@@ -543,7 +543,7 @@ fn seeds_experiments(runs: u32, step: usize, seed: u64) -> Result<String> {
                 };
                 let label = match (metric, schedule) {
                     (Metric::Traffic, _) => "traffic".to_string(),
-                    (_, s) => format!("one-port time, {} order", schedule_name(s)),
+                    (_, s) => format!("one-port time, {} order", s.name()),
                 };
                 let _ = writeln!(
                     out,
