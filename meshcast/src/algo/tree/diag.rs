@@ -44,8 +44,9 @@ impl ZoneAlgorithm for Diag {
     }
 }
 
-/// Preparation algorithm: the diagonal path from the origin to the diagonal node.
-fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
+/// Preparation algorithm: the diagonal path from the origin to the diagonal node (also the
+/// stem of [`super::diag_stem`]).
+pub(super) fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
     let n = tree.grid.rank();
     let diagonal: Vec<u32> = (0..n)
         .map(|d| {
