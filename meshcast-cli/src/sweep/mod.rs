@@ -28,6 +28,7 @@ use meshcast::experiment::gap::Baseline;
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
 use crate::args::{MergeArgs, SweepArgs};
+pub(crate) use execute::progress_bar;
 use execute::StateFile;
 use gaps::Gaps;
 use results::Format;
