@@ -193,25 +193,20 @@ fn run_sweep(s: &Sweep, label: &str, quiet: bool) -> Result<SweepTally> {
 }
 
 /// The tallies of `s` under each of `schedules`, in that order: the same samples, every
-/// multicast routed once, only the times differ. One progress line per sweep, on a terminal and
-/// without `--quiet` only.
+/// multicast routed once, only the times differ. One progress line per sweep, naming it, its
+/// topology and its port orders (on a terminal and without `--quiet` only).
 fn run_schedules(
     s: &Sweep,
     schedules: &[Schedule],
     label: &str,
     quiet: bool,
 ) -> Result<Vec<SweepTally>> {
-    let algorithms: Vec<&str> = s.algorithms.iter().map(|a| a.name).collect();
     let orders: Vec<&str> = schedules.iter().map(|&o| o.name()).collect();
     let bar = progress_bar(s.units(), quiet);
     bar.set_prefix(format!(
-        "reproduce: {label}: {} on {}, {} destination counts × {} runs, {} order{}: ",
-        algorithms.join(", "),
+        "{label}, {}, {} order: ",
         s.shape,
-        s.ks.len(),
-        s.runs,
-        orders.join(" and "),
-        if orders.len() == 1 { "" } else { "s" }
+        orders.join("+")
     ));
     let tallies = s.run_schedules(Shard::WHOLE, schedules, &|n| bar.inc(n))?;
     bar.finish();

@@ -111,9 +111,7 @@ fn step_bounds(runs: u32, seed: u64, quiet: bool) -> Result<String> {
         PORTS.len() as u64 * KS.len() as u64 * u64::from(runs),
         quiet,
     );
-    bar.set_prefix(format!(
-        "reproduce: seed 002: multiport on {TOPOLOGY}, d = 1…4, {runs} runs per point: "
-    ));
+    bar.set_prefix(format!("seed 002 step bound, {TOPOLOGY}, d = 1…4: "));
     for d in PORTS {
         for k in KS {
             let check = StepCheck {

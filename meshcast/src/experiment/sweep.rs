@@ -530,6 +530,35 @@ mod tests {
         assert_eq!(s.request(12, 3).unwrap(), fewer.request(12, 3).unwrap());
     }
 
+    /// Routing once for several port orders gives, per order, the tally of a sweep run in that
+    /// order alone; and a mean over part of a sweep is the mean of the sweep of that part.
+    #[test]
+    fn one_routing_for_every_schedule_matches_a_sweep_per_schedule() {
+        let s = sweep();
+        let all = s
+            .run_schedules(Shard::WHOLE, &Schedule::ALL, &|_| {})
+            .unwrap();
+        for (tally, schedule) in all.iter().zip(Schedule::ALL) {
+            let alone = Sweep {
+                schedule,
+                ..s.clone()
+            };
+            assert_eq!(
+                tally,
+                &alone.run(Shard::WHOLE, &|_| {}).unwrap(),
+                "{schedule:?}"
+            );
+        }
+        let part = Sweep {
+            ks: vec![4, 12],
+            ..s.clone()
+        };
+        assert_eq!(
+            all[0].overall_within(4..=12),
+            part.run(Shard::WHOLE, &|_| {}).unwrap().overall()
+        );
+    }
+
     #[test]
     fn paired_differences_are_differences() {
         let s = sweep();
