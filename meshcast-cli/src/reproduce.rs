@@ -375,7 +375,7 @@ fn wang(runs: u32, seed: u64, quiet: bool) -> Result<String> {
          | figure | topology | K | algorithm | metric | published | ours (95% CI) | × | ours, optimal order | × | reading 1: K = 0…380 | × | reading 2: wrap-last order | × |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
-    let mut swept: Vec<(&str, Vec<&str>, &[Schedule], Vec<SweepTally>)> = Vec::new();
+    let mut swept: Vec<Swept> = Vec::new();
     for topology in first_seen(WANG_MEANS.iter().map(|m| m.topology)) {
         let means = || WANG_MEANS.iter().filter(|m| m.topology == topology);
         let algos = first_seen(means().map(|m| m.algorithm));
@@ -392,12 +392,22 @@ fn wang(runs: u32, seed: u64, quiet: bool) -> Result<String> {
         )?;
         let schedules = orders(topology);
         let tallies = run_schedules(&s, schedules, "seed 001 §4.2", quiet)?;
-        swept.push((topology, algos, schedules, tallies));
+        swept.push(Swept {
+            topology,
+            algos,
+            schedules,
+            tallies,
+        });
     }
     for m in wang_rows() {
-        let (_, algos, schedules, tallies) = swept
+        let Swept {
+            algos,
+            schedules,
+            tallies,
+            ..
+        } = swept
             .iter()
-            .find(|(t, ..)| *t == m.topology)
+            .find(|s| s.topology == m.topology)
             .expect("every topology is swept");
         let a = algos
             .iter()
@@ -445,6 +455,15 @@ fn wang(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     }
     out += &empty_point_ratios();
     Ok(out)
+}
+
+/// One topology's sweep of seed 001 §4.2: its algorithms, the port orders measured and one tally
+/// per order.
+struct Swept {
+    topology: &'static str,
+    algos: Vec<&'static str>,
+    schedules: &'static [Schedule],
+    tallies: Vec<SweepTally>,
 }
 
 /// The means of seed 001 §4.2 in table order: grouped by topology and K range, in the order
