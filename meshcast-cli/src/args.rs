@@ -458,6 +458,9 @@ pub struct ReproduceArgs {
     /// `<!-- meshcast reproduce: NAME -->` and `<!-- end -->` markers), atomically.
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
+    /// No progress lines (there are none either when standard error is not a terminal).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// Flags of `meshcast algos`.
@@ -527,6 +530,8 @@ pub enum ScheduleArg {
     Paper,
     /// Per node, the send with the longest remaining work first (least one-port time).
     Optimal,
+    /// The paper's order with each node's wraparound links last (tori; a mesh keeps the paper's).
+    WrapLast,
 }
 
 impl From<ScheduleArg> for Schedule {
@@ -534,6 +539,7 @@ impl From<ScheduleArg> for Schedule {
         match s {
             ScheduleArg::Paper => Schedule::Paper,
             ScheduleArg::Optimal => Schedule::Optimal,
+            ScheduleArg::WrapLast => Schedule::WrapLast,
         }
     }
 }

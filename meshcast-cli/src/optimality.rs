@@ -28,7 +28,7 @@ use meshcast::plan::Plan;
 use meshcast::schedule::Schedule;
 
 use crate::args::OptimalityArgs;
-use crate::report::{schedule_name, RouteReport};
+use crate::report::RouteReport;
 use crate::reproduce::{deliver, replace_sections, with_ci};
 use crate::sweep::gaps::{self, overall, percent, worst_text};
 use crate::{draw, output};
@@ -168,7 +168,7 @@ fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<Stri
                 args.quiet,
                 format_args!(
                     "optimality: one-port optimum, {topology}, K = 2…{last_k}, {} order",
-                    schedule_name(schedule)
+                    schedule.name()
                 ),
             );
             let trees = |a: &AlgoInfo| a.family == Family::Tree;
@@ -536,13 +536,13 @@ fn seeds_experiments(runs: u32, step: usize, seed: u64, quiet: bool) -> Result<S
                 quiet,
                 format_args!(
                     "optimality: {topology}, {} order, {runs} runs per K",
-                    schedule_name(schedule)
+                    schedule.name()
                 ),
             );
             let tally = s.run(Shard::WHOLE, &|_| {})?;
             let metrics: &[Metric] = match schedule {
                 Schedule::Paper => &[Metric::Traffic, Metric::OnePortTime],
-                Schedule::Optimal => &[Metric::OnePortTime],
+                Schedule::Optimal | Schedule::WrapLast => &[Metric::OnePortTime],
             };
             let algos = tally.overall();
             for &metric in metrics {
@@ -559,7 +559,7 @@ fn seeds_experiments(runs: u32, step: usize, seed: u64, quiet: bool) -> Result<S
                 };
                 let label = match (metric, schedule) {
                     (Metric::Traffic, _) => "traffic".to_string(),
-                    (_, s) => format!("one-port time, {} order", schedule_name(s)),
+                    (_, s) => format!("one-port time, {} order", s.name()),
                 };
                 let _ = writeln!(
                     out,

@@ -379,14 +379,6 @@ pub fn kind_name(kind: PlanKind) -> &'static str {
     }
 }
 
-/// The name of a schedule as reports and `--schedule` spell it.
-pub fn schedule_name(schedule: Schedule) -> &'static str {
-    match schedule {
-        Schedule::Paper => "paper",
-        Schedule::Optimal => "optimal",
-    }
-}
-
 impl RouteReport {
     /// Run `info` on `request` with `schedule` and report the result, measuring a path- or
     /// unicast-based plan also under `models`. Fails when the algorithm does not support the
@@ -441,7 +433,7 @@ impl RouteReport {
             destinations: plan.destinations().iter().map(|&d| coords(d)).collect(),
             algorithm: algorithm.to_string(),
             kind: kind_name(plan.kind()).to_string(),
-            schedule: schedule_name(schedule).to_string(),
+            schedule: schedule.name().to_string(),
             wormhole: worms.as_ref().map(|_| WormholeReport::of(models)),
             metrics: MetricsReport {
                 traffic: metrics.traffic,

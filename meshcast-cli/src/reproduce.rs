@@ -25,10 +25,11 @@ use anyhow::{bail, Context, Result};
 use meshcast::algo;
 use meshcast::eval::{Ports, Wormhole};
 use meshcast::experiment::published::{
-    MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS, WANG_PATH_LENGTH, WANG_PATH_MEANS,
+    points, MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS, WANG_PATH_LENGTH,
+    WANG_PATH_MEANS,
 };
-use meshcast::experiment::stats::Summary;
-use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep, SweepTally};
+use meshcast::experiment::stats::{Summary, Tally};
+use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep, SweepTally, Tallies};
 use meshcast::experiment::worked::{Outcome, WORKED_EXAMPLES};
 use meshcast::schedule::Schedule;
 
@@ -38,6 +39,7 @@ mod seed003;
 
 use crate::args::ReproduceArgs;
 use crate::output;
+use crate::sweep::progress_bar;
 
 /// Runs per point in `--quick` mode: enough to exercise every experiment, far too few to compare.
 const QUICK_RUNS: u32 = 3;
@@ -55,17 +57,17 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
         let empty: Vec<(&str, String)> = names.iter().map(|&n| (n, String::new())).collect();
         replace_sections(path, &empty)?;
     }
-    let (quick, seed) = (args.quick, args.seed);
+    let (quick, seed, quiet) = (args.quick, args.seed, args.quiet);
     let sections = names
         .into_iter()
         .map(|name| {
             let text = match name {
                 "worked" => worked_examples()?,
-                "malani" => malani(malani_runs, seed)?,
-                "wang" => wang(runs, seed)?,
-                "wang-paths" => wang_paths(runs, seed)?,
-                "seed002" => seed002::section(runs, seed)?,
-                "seed003" => seed003::section(runs, seed)?,
+                "malani" => malani(malani_runs, seed, quiet)?,
+                "wang" => wang(runs, seed, quiet)?,
+                "wang-paths" => wang_paths(runs, seed, quiet)?,
+                "seed002" => seed002::section(runs, seed, quiet)?,
+                "seed003" => seed003::section(runs, seed, quiet)?,
                 "flit-seed003-table1" => flit::seed003_table1_section(quick, seed)?,
                 "flit-seed003-figures" => flit::seed003_figures_section(quick, seed)?,
                 "flit-seed002-figures" => flit::seed002_figures_section(quick, seed)?,
@@ -184,42 +186,55 @@ fn sweep(topology: &str, algos: &[&str], ks: Vec<usize>, runs: u32, seed: u64) -
     })
 }
 
-/// The tallies of `s` in the papers' port order and in the optimal one (same samples: only the
-/// times differ).
-fn run_both_orders(s: &Sweep, label: &str) -> Result<(SweepTally, SweepTally)> {
-    let paper = run_sweep(s, label)?;
-    let optimal = Sweep {
-        schedule: Schedule::Optimal,
-        ..s.clone()
-    };
-    Ok((paper, run_sweep(&optimal, label)?))
+/// The tally of `s` in its own port order.
+fn run_sweep(s: &Sweep, label: &str, quiet: bool) -> Result<SweepTally> {
+    let mut tallies = run_schedules(s, &[s.schedule], label, quiet)?;
+    Ok(tallies.swap_remove(0))
 }
 
-fn run_sweep(s: &Sweep, label: &str) -> Result<SweepTally> {
-    eprintln!(
-        "reproduce: {label}: {} on {}, {} destination counts × {} runs",
-        s.algorithms
-            .iter()
-            .map(|a| a.name)
-            .collect::<Vec<_>>()
-            .join(", "),
+/// The tallies of `s` under each of `schedules`, in that order: the same samples, every
+/// multicast routed once, only the times differ. One progress line per sweep, naming it, its
+/// topology and its port orders (on a terminal and without `--quiet` only).
+fn run_schedules(
+    s: &Sweep,
+    schedules: &[Schedule],
+    label: &str,
+    quiet: bool,
+) -> Result<Vec<SweepTally>> {
+    let orders: Vec<&str> = schedules.iter().map(|&o| o.name()).collect();
+    let bar = progress_bar(s.units(), quiet);
+    bar.set_prefix(format!(
+        "{label}, {}, {} order: ",
         s.shape,
-        s.ks.len(),
-        s.runs
-    );
-    Ok(s.run(Shard::WHOLE, &|_| {})?)
+        orders.join("+")
+    ));
+    let tallies = s.run_schedules(Shard::WHOLE, schedules, &|n| bar.inc(n))?;
+    bar.finish();
+    Ok(tallies)
 }
 
-/// Malani's column order: DIAG, PAIR, MIN (`pair-min`); VH runs beside them as evidence.
-const MALANI_ALGOS: [&str; 4] = ["diag", "pair", "pair-min", "vh"];
+/// Malani's column order: DIAG, PAIR, MIN (`pair-min`); VH runs beside them as evidence, and
+/// `diag-stem`, seed 000's DIAG as reading 3 of issue 17 has it.
+const MALANI_ALGOS: [&str; 5] = ["diag", "pair", "pair-min", "vh", "diag-stem"];
+
+/// The port orders a topology's times are shown in: the papers', the optimal one, and on tori
+/// wraparound links last (reading 2 of issue 17).
+fn orders(topology: &str) -> &'static [Schedule] {
+    if topology.starts_with("torus") {
+        &Schedule::ALL
+    } else {
+        &[Schedule::Paper, Schedule::Optimal]
+    }
+}
 
 /// Seed 000 Tables 1–6, ours beside each published value.
-fn malani(runs: u32, seed: u64) -> Result<String> {
+fn malani(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let mut out = format!(
         "Ours: mean (95% CI) over {runs} runs per point, source at the origin, seed {seed}, \
          X-first port order (the thesis states none); `×` is published / ours; `*` marks a \
          published mean outside our CI. VH is not in the thesis's tables: it runs beside DIAG as \
-         evidence (see the analysis).\n\n"
+         evidence (see the analysis). The last columns are `diag-stem` (reading 3 of issue 17: \
+         each destination joins the closest stem node), `×` against the published DIAG.\n\n"
     );
     for topology in ["mesh:20x20", "torus:20x20"] {
         let tables: Vec<&MalaniTable> = MALANI_TABLES
@@ -228,45 +243,60 @@ fn malani(runs: u32, seed: u64) -> Result<String> {
             .collect();
         let ks = tables[0].rows.iter().map(|r| r.k).collect();
         let s = sweep(topology, &MALANI_ALGOS, ks, runs, seed)?;
-        let (paper, optimal) = run_both_orders(&s, "seed 000 Tables")?;
+        let schedules = orders(topology);
+        let tallies = run_schedules(&s, schedules, "seed 000 Tables", quiet)?;
         for &t in &tables {
-            malani_table(&mut out, t, &paper);
+            malani_table(&mut out, t, &tallies[0]);
         }
-        malani_orders(&mut out, tables[0], &paper, &optimal);
+        malani_orders(&mut out, tables[0], schedules, &tallies);
     }
     Ok(out)
 }
 
-/// A column of Malani's tables: its name and how to read it from a row.
-type MalaniColumn = (&'static str, fn(&MalaniRow) -> f64);
+/// A row of the port-order table: its name, how to read the published mean from a table row,
+/// and the algorithm's place in [`MALANI_ALGOS`].
+type MalaniColumn = (&'static str, fn(&MalaniRow) -> f64, usize);
 
-/// The time means of a table under both port orders: which order the thesis's times come from.
-fn malani_orders(out: &mut String, t: &MalaniTable, paper: &SweepTally, optimal: &SweepTally) {
+/// The time means of a table under each port order: which order the thesis's times come from.
+fn malani_orders(
+    out: &mut String,
+    t: &MalaniTable,
+    schedules: &[Schedule],
+    tallies: &[SweepTally],
+) {
+    let heads: String = schedules
+        .iter()
+        .map(|&o| match o {
+            Schedule::Paper => " ours, X-first order | × |".to_string(),
+            _ => format!(" ours, {} order | × |", o.name()),
+        })
+        .collect();
     let _ = writeln!(
         out,
         "**Table {} means by port order ({})**\n\n\
-         | algorithm | published | ours, X-first order | × | ours, optimal order | × |\n\
-         |---|---|---|---|---|---|",
-        t.number, t.topology
+         | algorithm | published |{heads}\n\
+         |---|---|{}",
+        t.number,
+        t.topology,
+        "---|---|".repeat(schedules.len())
     );
-    let columns: [MalaniColumn; 3] = [
-        ("DIAG", |r| r.diag),
-        ("PAIR", |r| r.pair.0),
-        ("MIN (pair-min)", |r| r.min.0),
+    let columns: [MalaniColumn; 4] = [
+        ("DIAG", |r| r.diag, 0),
+        ("PAIR", |r| r.pair.0, 1),
+        ("MIN (pair-min)", |r| r.min.0, 2),
+        ("DIAG as diag-stem", |r| r.diag, 4),
     ];
-    let (paper, optimal) = (paper.overall(), optimal.overall());
-    for (a, (name, column)) in columns.iter().enumerate() {
+    let overall: Vec<Vec<Tallies>> = tallies.iter().map(SweepTally::overall).collect();
+    for (name, column, a) in columns {
         let published = t.rows.iter().map(column).sum::<f64>() / t.rows.len() as f64;
-        let p = paper[a][t.metric as usize].summary();
-        let o = optimal[a][t.metric as usize].summary();
-        let _ = writeln!(
-            out,
-            "| {name} | {published:.2} | {} | {} | {} | {} |",
-            with_ci(&p),
-            ratio(published, &p),
-            with_ci(&o),
-            ratio(published, &o)
-        );
+        let cells: String = overall
+            .iter()
+            .map(|o| {
+                let ours = o[a][t.metric as usize].summary();
+                format!(" {} | {} |", with_ci(&ours), ratio(published, &ours))
+            })
+            .collect();
+        let _ = writeln!(out, "| {name} | {published:.2} |{cells}");
     }
     out.push('\n');
 }
@@ -276,8 +306,8 @@ fn malani_table(out: &mut String, t: &MalaniTable, tally: &SweepTally) {
     let _ = writeln!(
         out,
         "**Table {}: {} ({unit}), {}**\n\n\
-         | K | DIAG published | DIAG ours | × | PAIR published | PAIR ours | × | MIN published | MIN ours (pair-min) | × | VH ours |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|",
+         | K | DIAG published | DIAG ours | × | PAIR published | PAIR ours | × | MIN published | MIN ours (pair-min) | × | VH ours | DIAG ours, diag-stem | × |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|",
         t.number,
         t.metric.name().replace('_', " "),
         t.topology
@@ -286,7 +316,7 @@ fn malani_table(out: &mut String, t: &MalaniTable, tally: &SweepTally) {
         let ours = |a: usize| point.algorithms[a][t.metric as usize].summary();
         let _ = writeln!(
             out,
-            "| {} | {:.2} | {} | {} | {:.2} ({:.2}–{:.2}) | {} | {} | {:.2} ({:.2}–{:.2}) | {} | {} | {} |",
+            "| {} | {:.2} | {} | {} | {:.2} ({:.2}–{:.2}) | {} | {} | {:.2} ({:.2}–{:.2}) | {} | {} | {} | {} | {} |",
             row.k,
             row.diag,
             with_ci(&ours(0)),
@@ -302,6 +332,8 @@ fn malani_table(out: &mut String, t: &MalaniTable, tally: &SweepTally) {
             with_ci(&ours(2)),
             ratio(row.min.0, &ours(2)),
             with_ci(&ours(3)),
+            with_ci(&ours(4)),
+            ratio(row.diag, &ours(4)),
         );
     }
     let overall = tally.overall();
@@ -309,7 +341,7 @@ fn malani_table(out: &mut String, t: &MalaniTable, tally: &SweepTally) {
     let ours = |a: usize| overall[a][t.metric as usize].summary();
     let _ = writeln!(
         out,
-        "| mean | {:.2} | {} | {} | {:.2} | {} | {} | {:.2} | {} | {} | {} |\n",
+        "| mean | {:.2} | {} | {} | {:.2} | {} | {} | {:.2} | {} | {} | {} | {} | {} |\n",
         mean(|r| r.diag),
         with_ci(&ours(0)),
         ratio(mean(|r| r.diag), &ours(0)),
@@ -320,73 +352,188 @@ fn malani_table(out: &mut String, t: &MalaniTable, tally: &SweepTally) {
         with_ci(&ours(2)),
         ratio(mean(|r| r.min.0), &ours(2)),
         with_ci(&ours(3)),
+        with_ci(&ours(4)),
+        ratio(mean(|r| r.diag), &ours(4)),
     );
 }
 
-/// Seed 001 §4.2's means: one sweep per topology and K range, every algorithm of its figures.
-fn wang(runs: u32, seed: u64) -> Result<String> {
+/// Seed 001 §4.2's means: one sweep per topology (every algorithm of its figures, every K of
+/// their ranges and of reading 1's), each mean taken over the points of its own K range. A unit's
+/// sample depends only on the seed and its `(K, run)`, so a mean over part of a sweep is the mean
+/// of the sweep of that part alone.
+fn wang(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let mut out = format!(
         "Ours: the mean of Definition 4.1.1 (every sample of every K) with its 95% CI, {runs} runs \
          per point, source at the origin, seed {seed}, the paper's port orders. `×` is published / \
          ours; `*` marks a published mean outside our CI.\n\n\
          For times, the last two columns give ours with the optimal port order (the least \
          one-port time of the same trees).\n\n\
-         | figure | topology | K | algorithm | metric | published | ours (95% CI) | × | ours, optimal order | × |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n"
+         Readings of issue 17 beside ours: **reading 1** averages the means published for \
+         10…370 over K = 0…380 (39 points, K = 0 an empty multicast of traffic and time 0; \
+         the others keep their range); **reading 2** times the torus trees with wraparound \
+         links sent last instead of first.\n\n\
+         | figure | topology | K | algorithm | metric | published | ours (95% CI) | × | ours, optimal order | × | reading 1: K = 0…380 | × | reading 2: wrap-last order | × |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
-    let mut groups: Vec<(&str, (usize, usize))> = Vec::new();
-    for m in WANG_MEANS {
-        if !groups.contains(&(m.topology, m.k_range)) {
-            groups.push((m.topology, m.k_range));
-        }
+    let mut swept: Vec<Swept> = Vec::new();
+    for topology in first_seen(WANG_MEANS.iter().map(|m| m.topology)) {
+        let means = || WANG_MEANS.iter().filter(|m| m.topology == topology);
+        let algos = first_seen(means().map(|m| m.algorithm));
+        let ranges =
+            || means().flat_map(|m| [Some(m.k_range), m.empty_first_point().map(|e| e.k_range)]);
+        let first = ranges().flatten().map(|r| r.0).min().expect("a mean");
+        let last = ranges().flatten().map(|r| r.1).max().expect("a mean");
+        let s = sweep(
+            topology,
+            &algos,
+            (first..=last).step_by(10).collect(),
+            runs,
+            seed,
+        )?;
+        let schedules = orders(topology);
+        let tallies = run_schedules(&s, schedules, "seed 001 §4.2", quiet)?;
+        swept.push(Swept {
+            topology,
+            algos,
+            schedules,
+            tallies,
+        });
     }
-    for (topology, (first, last)) in groups {
-        let means: Vec<&WangMean> = WANG_MEANS
+    for m in wang_rows() {
+        let Swept {
+            algos,
+            schedules,
+            tallies,
+            ..
+        } = swept
             .iter()
-            .filter(|m| m.topology == topology && m.k_range == (first, last))
-            .collect();
-        let mut algos: Vec<&str> = Vec::new();
-        for m in &means {
-            if !algos.contains(&m.algorithm) {
-                algos.push(m.algorithm);
-            }
-        }
-        let ks = (first..=last).step_by(10).collect();
-        let s = sweep(topology, &algos, ks, runs, seed)?;
-        let (paper, optimal) = run_both_orders(&s, "seed 001 §4.2")?;
-        let (paper, optimal) = (paper.overall(), optimal.overall());
-        for m in means {
-            let a = algos
+            .find(|s| s.topology == m.topology)
+            .expect("every topology is swept");
+        let a = algos
+            .iter()
+            .position(|&x| x == m.algorithm)
+            .expect("listed");
+        let metric = m.metric as usize;
+        let (first, last) = m.k_range;
+        let mean_in = |schedule: Schedule, (first, last): (usize, usize)| {
+            let at = schedules.iter().position(|&o| o == schedule)?;
+            Some(tallies[at].overall_within(first..=last)[a][metric])
+        };
+        let cells = |tally: Option<Tally>| {
+            tally.map_or("– | –".to_string(), |t| {
+                let t = t.summary();
+                format!("{} | {}", with_ci(&t), ratio(m.mean, &t))
+            })
+        };
+        let time = |schedule| {
+            let tally = mean_in(schedule, m.k_range).filter(|_| m.metric == Metric::OnePortTime);
+            cells(tally)
+        };
+        let reading_1 = match m.empty_first_point() {
+            Some(e) => cells(
+                mean_in(Schedule::Paper, e.k_range)
+                    .map(|t| t.with_zeros(u64::from(runs) * e.empty_points as u64)),
+            ),
+            None => "as ours | –".to_string(),
+        };
+        let ours = mean_in(Schedule::Paper, m.k_range)
+            .expect("the paper's order")
+            .summary();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {first}…{last} | {} | {} | {:.2} | {} | {} | {} | {reading_1} | {} |",
+            m.figure,
+            m.topology,
+            m.algorithm,
+            m.metric.name().replace('_', " "),
+            m.mean,
+            with_ci(&ours),
+            ratio(m.mean, &ours),
+            time(Schedule::Optimal),
+            time(Schedule::WrapLast),
+        );
+    }
+    out += &empty_point_ratios();
+    Ok(out)
+}
+
+/// One topology's sweep of seed 001 §4.2: its algorithms, the port orders measured and one tally
+/// per order.
+struct Swept {
+    topology: &'static str,
+    algos: Vec<&'static str>,
+    schedules: &'static [Schedule],
+    tallies: Vec<SweepTally>,
+}
+
+/// The means of seed 001 §4.2 in table order: grouped by topology and K range, in the order
+/// each group first appears.
+fn wang_rows() -> Vec<&'static WangMean> {
+    first_seen(WANG_MEANS.iter().map(|m| (m.topology, m.k_range)))
+        .into_iter()
+        .flat_map(|group| {
+            WANG_MEANS
                 .iter()
-                .position(|&x| x == m.algorithm)
-                .expect("listed");
-            let ours = paper[a][m.metric as usize].summary();
-            let best = match m.metric {
-                Metric::OnePortTime => {
-                    let o = optimal[a][m.metric as usize].summary();
-                    format!("{} | {}", with_ci(&o), ratio(m.mean, &o))
-                }
-                _ => "– | –".to_string(),
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {} | {first}…{last} | {} | {} | {:.2} | {} | {} | {best} |",
-                m.figure,
-                m.topology,
-                m.algorithm,
-                m.metric.name().replace('_', " "),
-                m.mean,
-                with_ci(&ours),
-                ratio(m.mean, &ours),
-            );
+                .filter(move |m| (m.topology, m.k_range) == group)
+        })
+        .collect()
+}
+
+/// Reading 1's check on the published numbers alone: the two DIAG mesh experiments, one over
+/// 10…380 and one over what the reading makes 0…380, should differ by 38/39.
+fn empty_point_ratios() -> String {
+    let mut out = String::from(
+        "\nReading 1 on the published numbers: the same algorithm and metric over 10…380 and \
+         over 0…380 (K = 0 empty) differ by the factor 38/39.\n\n\
+         | mean | published: 10…370 figure / 10…380 figure | 38/39 | published / (38/39) |\n\
+         |---|---|---|---|\n",
+    );
+    let pairs = WANG_MEANS.iter().filter_map(|with_empty| {
+        let e = with_empty.empty_first_point()?;
+        let full = WANG_MEANS.iter().find(|m| {
+            (m.topology, m.algorithm, m.metric, m.k_range)
+                == (
+                    with_empty.topology,
+                    with_empty.algorithm,
+                    with_empty.metric,
+                    e.k_range,
+                )
+        })?;
+        Some((with_empty, full, e))
+    });
+    for (with_empty, full, e) in pairs {
+        let published = with_empty.mean / full.mean;
+        let factor = points(e.k_range) as f64 / e.points() as f64;
+        let _ = writeln!(
+            out,
+            "| {} {} on {} (Fig. {} / Fig. {}) | {:.2} / {:.2} = {published:.4} | {factor:.4} | {:.4} |",
+            with_empty.algorithm,
+            metric_name(with_empty.metric),
+            with_empty.topology,
+            with_empty.figure,
+            full.figure,
+            with_empty.mean,
+            full.mean,
+            published / factor
+        );
+    }
+    out
+}
+
+/// The distinct items of `items`, in the order first seen.
+fn first_seen<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for x in items {
+        if !out.contains(&x) {
+            out.push(x);
         }
     }
-    Ok(out)
+    out
 }
 
 /// Seed 001 §4.3: XY-path against Lin on the 20×20 mesh, each mean and each comparison the prose
 /// states.
-fn wang_paths(runs: u32, seed: u64) -> Result<String> {
+fn wang_paths(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let algos = ["xy-path", "lin"];
     let (first, last) = WANG_PATH_MEANS[0].k_range;
     let ks = (first..=last).step_by(10).collect();
@@ -398,7 +545,7 @@ fn wang_paths(runs: u32, seed: u64) -> Result<String> {
         }),
         ..sweep(WANG_PATH_MEANS[0].topology, &algos, ks, runs, seed)?
     };
-    let tally = run_sweep(&s, "seed 001 §4.3")?;
+    let tally = run_sweep(&s, "seed 001 §4.3", quiet)?;
     let overall = tally.overall();
     let mut out = format!(
         "Ours: the mean of Definition 4.1.1 with its 95% CI, {runs} runs per point, K = \

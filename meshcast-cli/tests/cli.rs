@@ -639,6 +639,16 @@ fn reproduce_writes_between_markers() {
     assert!(!text.contains("old"));
     assert!(text.contains("**Table 6: additional traffic (links), torus:20x20**"));
     assert!(text.contains("| 4.2.15 | mesh:10x10x10 |"));
+    // Issue 17's readings: their columns, and reading 1's check on the published means alone.
+    assert!(text.contains("| reading 1: K = 0…380 | × | reading 2: wrap-last order | × |"));
+    assert!(text.contains(
+        "| diag one port time on mesh:20x20 (Fig. 4.2.3 / Fig. 4.2.1) | 34.89 / 35.76 = 0.9757 | 0.9744 | 1.0013 |"
+    ));
+    assert!(text.contains(
+        "| MIN published | MIN ours (pair-min) | × | VH ours | DIAG ours, diag-stem | × |"
+    ));
+    assert!(text.contains("| algorithm | published | ours, X-first order | × | ours, optimal order | × | ours, wrap-last order | × |"));
+    assert!(text.contains("| DIAG as diag-stem | 27.19 |"));
     assert!(text.contains("| 4.3.1 | mesh:20x20 | 10…370 | xy-path | time (eq. 4.3.1) | 185.83 |"));
     assert!(text.contains("| time (eq. 4.3.1) | 47.9% (185.83 vs 356.39) |"));
     assert!(text.contains("| message-passing steps (two ports) | 2 | 2 | yes |"));

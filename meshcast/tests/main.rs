@@ -10,6 +10,7 @@ mod msets_prefix;
 mod msets_sort;
 mod paths;
 mod properties;
+mod readings;
 mod seed003;
 mod sim_wormhole;
 mod unicast;

@@ -12,15 +12,19 @@ use meshcast::experiment::steps::StepCheck;
 use meshcast::route::hamiltonian::Snake;
 use meshcast::topology::{Node, Shape};
 
+use crate::sweep::progress_bar;
+
 /// The mesh of seed 002's Figs. 6–8.
 const TOPOLOGY: &str = "mesh:16x16";
 /// Destination counts of the step-bound table: from a few to every other node.
 const KS: [usize; 4] = [4, 16, 64, 255];
+/// Port counts d of the step-bound table.
+const PORTS: [u32; 4] = [1, 2, 3, 4];
 
 /// The section: Figure 5, then the step-bound table.
-pub fn section(runs: u32, seed: u64) -> Result<String> {
+pub fn section(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let mut out = figure_5()?;
-    out += &step_bounds(runs, seed)?;
+    out += &step_bounds(runs, seed, quiet)?;
     Ok(out)
 }
 
@@ -95,7 +99,7 @@ fn figure_5() -> Result<String> {
 
 /// Seed 002's bound ⌈log_{d+1}(m + 1)⌉ + 1 against our steps, d = 1…4, with the plans that have
 /// contention under the d-port model.
-fn step_bounds(runs: u32, seed: u64) -> Result<String> {
+fn step_bounds(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let mut out = format!(
         "\nStep bound: `multiport` built for and timed with d ports on {TOPOLOGY}, the mesh of \
          Figs. 6–8, {runs} random multicasts per row (source and destinations uniform, seed \
@@ -103,8 +107,12 @@ fn step_bounds(runs: u32, seed: u64) -> Result<String> {
          | d | K | bound | mean steps | most steps | over the bound | with stepwise contention | \
          with depth contention |\n|---|---|---|---|---|---|---|---|\n"
     );
-    eprintln!("reproduce: seed 002: multiport on {TOPOLOGY}, d = 1…4, {runs} runs per point");
-    for d in 1..=4 {
+    let bar = progress_bar(
+        PORTS.len() as u64 * KS.len() as u64 * u64::from(runs),
+        quiet,
+    );
+    bar.set_prefix(format!("seed 002 step bound, {TOPOLOGY}, d = 1…4: "));
+    for d in PORTS {
         for k in KS {
             let check = StepCheck {
                 algorithm: algo::find("multiport")?,
@@ -115,6 +123,7 @@ fn step_bounds(runs: u32, seed: u64) -> Result<String> {
                 seed,
             };
             let o = check.run()?;
+            bar.inc(u64::from(runs));
             let _ = writeln!(
                 out,
                 "| {d} | {k} | {} | {:.2} | {} | {} | {} | {} |",
@@ -127,5 +136,6 @@ fn step_bounds(runs: u32, seed: u64) -> Result<String> {
             );
         }
     }
+    bar.finish();
     Ok(out)
 }

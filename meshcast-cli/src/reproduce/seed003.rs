@@ -10,7 +10,7 @@ use meshcast::experiment::sweep::Metric;
 use super::{run_sweep, signed_ci, with_ci};
 
 /// The section: one table per figure.
-pub fn section(runs: u32, seed: u64) -> Result<String> {
+pub fn section(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let mut out = format!(
         "Average additional traffic (channels used − K) with its 95% CI, {runs} multicasts per K, \
          sources and destinations uniform, the same multicasts for every algorithm, seed {seed}. \
@@ -18,7 +18,7 @@ pub fn section(runs: u32, seed: u64) -> Result<String> {
     );
     for claim in &ADDITIONAL_TRAFFIC {
         let sweep = claim.sweep(runs, seed)?;
-        let tally = run_sweep(&sweep, claim.figure)?;
+        let tally = run_sweep(&sweep, claim.figure, quiet)?;
         let names = claim.algorithms();
         let lowest = names.len() - 1;
         let others = &names[..lowest];

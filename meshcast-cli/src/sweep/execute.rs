@@ -102,9 +102,9 @@ fn batches(done: &[bool], owed: impl Fn(usize) -> u64) -> Vec<Vec<bool>> {
     out
 }
 
-/// A bar counting multicasts on standard error; indicatif hides it when standard error is not
-/// a terminal, and `quiet` hides it always.
-pub(super) fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+/// A bar counting multicasts on standard error, after its prefix (none unless set); indicatif
+/// hides it when standard error is not a terminal, and `quiet` hides it always.
+pub(crate) fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
@@ -116,7 +116,7 @@ pub(super) fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
 }
 
 const TEMPLATE: &str =
-    "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} multicasts, {eta} left";
+    "{prefix}{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} multicasts, {eta} left";
 
 #[cfg(test)]
 mod tests {

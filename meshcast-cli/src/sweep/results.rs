@@ -22,7 +22,7 @@ use super::settings::placement_name;
 use super::tally_file::{measured, pair_names};
 use crate::output::{self, Format};
 use crate::plot::{self, Curve, Panel};
-use crate::report::{schedule_name, WormholeReport};
+use crate::report::WormholeReport;
 
 /// The metrics in report order: the theses' three, all-port time, then wormhole latency and
 /// steps.
@@ -124,7 +124,7 @@ impl Record {
         Record {
             topology: sweep.shape.to_string(),
             placement: placement_name(sweep.placement),
-            schedule: schedule_name(sweep.schedule),
+            schedule: sweep.schedule.name(),
             seed: sweep.seed,
             algorithm: algorithm.to_string(),
             versus: versus.map(str::to_string),
@@ -289,7 +289,7 @@ pub fn write_plot(path: &Path, sweep: &Sweep, tally: &SweepTally) -> Result<()> 
         sweep.shape,
         sweep.runs,
         placement_name(sweep.placement),
-        schedule_name(sweep.schedule),
+        sweep.schedule.name(),
         sweep.seed
     );
     if let Some(w) = sweep.wormhole {

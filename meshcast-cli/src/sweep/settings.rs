@@ -17,7 +17,6 @@ use meshcast::InputError;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{algo_params, ModelArg, PlacementArg, SweepArgs};
-use crate::report::schedule_name;
 
 /// The most destination counts one sweep takes (a guard against `--k 1:4000000000`).
 const MAX_POINTS: usize = 100_000;
@@ -215,7 +214,7 @@ impl Settings {
             runs: sweep.runs,
             seed: sweep.seed,
             placement: placement_name(sweep.placement).to_string(),
-            schedule: schedule_name(sweep.schedule).to_string(),
+            schedule: sweep.schedule.name().to_string(),
             wormhole: sweep.wormhole.map(WormholeSettings::of),
             td: sweep.params.td,
         }
@@ -244,10 +243,15 @@ impl Settings {
             ks: self.ks.clone(),
             runs: self.runs,
             seed: self.seed,
-            schedule: match self.schedule.as_str() {
-                "paper" => Schedule::Paper,
-                "optimal" => Schedule::Optimal,
-                other => bail!("schedule '{other}' is not paper or optimal"),
+            schedule: match Schedule::ALL
+                .into_iter()
+                .find(|s| s.name() == self.schedule)
+            {
+                Some(schedule) => schedule,
+                None => bail!(
+                    "schedule '{}' is not paper, optimal or wrap-last",
+                    self.schedule
+                ),
             },
             wormhole,
             params: algo_params(self.td, wormhole.map_or(Ports::All, |w| w.ports)),

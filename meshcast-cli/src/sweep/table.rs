@@ -10,7 +10,6 @@ use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
 use super::results::{heading, metrics, model_text, overall_pairs};
 use super::settings::placement_name;
 use super::tally_file::{measured, pair_names};
-use crate::report::schedule_name;
 use crate::text::{table, Align};
 
 /// The whole report of a finished sweep.
@@ -42,7 +41,7 @@ fn header(sweep: &Sweep) -> String {
         sweep.runs,
         sweep.seed,
         placement_name(sweep.placement),
-        schedule_name(sweep.schedule),
+        sweep.schedule.name(),
         names.join(", ")
     );
     if let Some(w) = sweep.wormhole {

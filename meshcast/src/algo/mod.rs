@@ -315,6 +315,16 @@ pub static REGISTRY: &[AlgoInfo] = &[
         algorithm: &tree::diag::Diag,
     },
     AlgoInfo {
+        name: "diag-stem",
+        family: Family::Tree,
+        paper: "seed 000 §2.2.1's DIAG read as: destinations join the stem (issue 17, reading 3)",
+        support: ANY_MESH_TORUS,
+        model: SAF_ONE_PORT,
+        shortest_path: true,
+        summary: "DIAG's diagonal stem, each destination joined to the closest stem node within its zone",
+        algorithm: &tree::diag_stem::DiagStem,
+    },
+    AlgoInfo {
         name: "dds",
         family: Family::Tree,
         paper: "Wang, seed 001 §3.2.2 (Algorithms 3.2.2.1–3.2.2.6)",

@@ -50,6 +50,12 @@ impl Tally {
         spread && self.sum_sq >= abs
     }
 
+    /// The same samples and `count` more of value 0 (empty multicasts: no traffic, no time).
+    pub fn with_zeros(mut self, count: u64) -> Tally {
+        self.n += count;
+        self
+    }
+
     /// Add every sample of `other`.
     pub fn merge(&mut self, other: &Tally) {
         self.n += other.n;

@@ -34,6 +34,8 @@
 //! assert!(diag_traffic.mean >= 10.0);
 //! ```
 
+use std::ops::RangeInclusive;
+
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rayon::prelude::*;
@@ -232,8 +234,14 @@ impl SweepTally {
 
     /// The "mean" of seed 001 Definition 4.1.1: all samples of all K together, per algorithm.
     pub fn overall(&self) -> Vec<Tallies> {
-        let mut total = self.points[0].algorithms.clone();
-        for p in &self.points[1..] {
+        self.overall_within(0..=usize::MAX)
+    }
+
+    /// As [`SweepTally::overall`], over the points whose K lies in `ks` only.
+    pub fn overall_within(&self, ks: RangeInclusive<usize>) -> Vec<Tallies> {
+        let algorithms = self.points.first().map_or(0, |p| p.algorithms.len());
+        let mut total = vec![Tallies::default(); algorithms];
+        for p in self.points.iter().filter(|p| ks.contains(&p.k)) {
             for (t, a) in total.iter_mut().zip(&p.algorithms) {
                 for (x, y) in t.iter_mut().zip(a) {
                     x.merge(y);
@@ -345,16 +353,30 @@ impl Sweep {
         Request::new(self.shape.clone(), source, dests)?.with_params(self.params)
     }
 
-    /// Every algorithm's values on unit `(K, run)`.
+    /// Every algorithm's values on unit `(K, run)`, under the sweep's schedule.
     pub fn sample(&self, k: usize, run: u32) -> Result<Vec<Sample>, Error> {
+        let mut samples = self.samples(k, run, &[self.schedule])?;
+        Ok(samples.swap_remove(0))
+    }
+
+    /// Every algorithm's values on unit `(K, run)` under each of `schedules` (one list per
+    /// schedule, in that order): every plan is routed once and only reordered per schedule.
+    pub fn samples(
+        &self,
+        k: usize,
+        run: u32,
+        schedules: &[Schedule],
+    ) -> Result<Vec<Vec<Sample>>, Error> {
         let req = self.request(k, run)?;
-        self.algorithms
-            .iter()
-            .map(|a| {
-                let plan = self.schedule.apply(a.route(&req)?, req.shape());
-                Ok(self.measure(a, &plan, req.shape()))
-            })
-            .collect()
+        let shape = req.shape();
+        let mut out = vec![Vec::with_capacity(self.algorithms.len()); schedules.len()];
+        for a in &self.algorithms {
+            let plan = a.route(&req)?;
+            for (samples, schedule) in out.iter_mut().zip(schedules) {
+                samples.push(self.measure(a, &schedule.order(&plan, shape), shape));
+            }
+        }
+        Ok(out)
     }
 
     /// The values of the metrics this sweep measures for `algorithm`, on its `plan`.
@@ -389,21 +411,48 @@ impl Sweep {
         todo: &[bool],
         done: &(dyn Fn(u64) + Sync),
     ) -> Result<SweepTally, Error> {
+        let mut tallies = self.run_units(shard, todo, &[self.schedule], done)?;
+        Ok(tallies.swap_remove(0))
+    }
+
+    /// As [`Sweep::run`], with every plan measured under each of `schedules`: one tally per
+    /// schedule, in that order, each the tally [`Sweep::run`] gives with that schedule — but
+    /// every multicast is drawn and routed once, not once per schedule.
+    pub fn run_schedules(
+        &self,
+        shard: Shard,
+        schedules: &[Schedule],
+        done: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<SweepTally>, Error> {
+        self.run_units(shard, &vec![true; self.ks.len()], schedules, done)
+    }
+
+    fn run_units(
+        &self,
+        shard: Shard,
+        todo: &[bool],
+        schedules: &[Schedule],
+        done: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<SweepTally>, Error> {
         self.check()?;
-        let empty = || self.empty_tally();
+        let empty = || vec![self.empty_tally(); schedules.len()];
         let runs = u64::from(self.runs);
         (0..self.units())
             .into_par_iter()
             .filter(|&u| shard.has(u) && todo[(u / runs) as usize])
-            .try_fold(empty, |mut tally, u| {
+            .try_fold(empty, |mut tallies, u| {
                 let (point, run) = ((u / runs) as usize, (u % runs) as u32);
-                let sample = self.sample(self.ks[point], run)?;
-                tally.points[point].add(&sample);
+                let samples = self.samples(self.ks[point], run, schedules)?;
+                for (tally, sample) in tallies.iter_mut().zip(&samples) {
+                    tally.points[point].add(sample);
+                }
                 done(1);
-                Ok(tally)
+                Ok(tallies)
             })
             .try_reduce(empty, |mut a, b| {
-                a.merge(&b);
+                for (x, y) in a.iter_mut().zip(&b) {
+                    x.merge(y);
+                }
                 Ok(a)
             })
     }
@@ -473,6 +522,35 @@ mod tests {
         let mut fewer = s.clone();
         fewer.ks = vec![12];
         assert_eq!(s.request(12, 3).unwrap(), fewer.request(12, 3).unwrap());
+    }
+
+    /// Routing once for several port orders gives, per order, the tally of a sweep run in that
+    /// order alone; and a mean over part of a sweep is the mean of the sweep of that part.
+    #[test]
+    fn one_routing_for_every_schedule_matches_a_sweep_per_schedule() {
+        let s = sweep();
+        let all = s
+            .run_schedules(Shard::WHOLE, &Schedule::ALL, &|_| {})
+            .unwrap();
+        for (tally, schedule) in all.iter().zip(Schedule::ALL) {
+            let alone = Sweep {
+                schedule,
+                ..s.clone()
+            };
+            assert_eq!(
+                tally,
+                &alone.run(Shard::WHOLE, &|_| {}).unwrap(),
+                "{schedule:?}"
+            );
+        }
+        let part = Sweep {
+            ks: vec![4, 12],
+            ..s.clone()
+        };
+        assert_eq!(
+            all[0].overall_within(4..=12),
+            part.run(Shard::WHOLE, &|_| {}).unwrap().overall()
+        );
     }
 
     #[test]

@@ -44,8 +44,9 @@ impl ZoneAlgorithm for Diag {
     }
 }
 
-/// Preparation algorithm: the diagonal path from the origin to the diagonal node.
-fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
+/// Preparation algorithm: the diagonal path from the origin to the diagonal node (also the
+/// stem of [`super::diag_stem`]). Returns the stem's nodes from the origin on.
+pub(super) fn grow_stem(tree: &mut LocalTree, dests: &[u32]) -> Vec<u32> {
     let n = tree.grid.rank();
     let diagonal: Vec<u32> = (0..n)
         .map(|d| {
@@ -59,6 +60,7 @@ fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
     let mut at = vec![0u32; n];
     let mut step = vec![0u32; n];
     let mut node = 0;
+    let mut stem = vec![node];
     while at != diagonal {
         let dim = (0..n)
             .filter(|&d| at[d] < diagonal[d])
@@ -72,8 +74,10 @@ fn grow_stem(tree: &mut LocalTree, dests: &[u32]) {
         let next = node + tree.grid.stride(dim);
         tree.attach(next, node);
         tree.mark_stem(next);
+        stem.push(next);
         node = next;
     }
+    stem
 }
 
 /// `|d|²·|p|² − (p·d)²`: the squared distance from `p` to the line through the origin and `d`,

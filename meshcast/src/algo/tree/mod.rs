@@ -6,6 +6,7 @@
 
 pub mod dds;
 pub mod diag;
+pub mod diag_stem;
 pub mod dist;
 pub mod min;
 pub mod pair;

@@ -1,0 +1,48 @@
+//! **diag-stem**: DIAG's diagonal stem, then every destination, nearest first, joined to the
+//! closest node *of the stem* within its zone `{s ⇔ u}` — not to the closest node of the whole
+//! tree, as [`super::diag`] does.
+//!
+//! A reading of seed 000's DIAG (§2.2.1: "the major routing path … advances along both
+//! dimensions alternatively in small steps until both dimensions reach their maximum
+//! coordinates"), which describes the stem and says nothing of how destinations join it; seed
+//! 000's Tables 2 and 5 carry DIAG traffic well above seed 001's DIAG (docs/REPRODUCTION.md,
+//! reading 3 of issue 17). Faithful DIAG stays `diag`; this variant sits beside it.
+//!
+//! The stem is monotone from the origin, so its nodes in the zone of `u` (every coordinate at most
+//! `u`'s) are a prefix of it, and the last of them is the closest to `u`. From there `u` is
+//! reached by the dimension-ordered route; where that route meets an earlier branch, the links
+//! are shared (the result stays a tree, and every path a shortest one). Priority at a branching
+//! node: the stem first, as DIAG.
+//!
+//! ```
+//! use meshcast::{algo, eval::Metrics, algo::Request};
+//! let req = Request::parse("mesh:8x8", "0,0", "0,2 3,0 4,0 4,6 6,6 7,4").unwrap();
+//! let stem = algo::find("diag-stem").unwrap().route(&req).unwrap();
+//! let diag = algo::find("diag").unwrap().route(&req).unwrap();
+//! assert!(stem.traffic() >= diag.traffic());
+//! ```
+
+use super::by_distance;
+use super::diag::grow_stem;
+use crate::algo::local::LocalTree;
+use crate::algo::reduce::ZoneAlgorithm;
+
+/// DIAG with every destination joined to the stem.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiagStem;
+
+impl ZoneAlgorithm for DiagStem {
+    fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
+        let stem = grow_stem(tree, dests);
+        for u in by_distance(&tree.grid, dests) {
+            let grid = &tree.grid;
+            let in_zone = |v: u32| (0..grid.rank()).all(|d| grid.coord(v, d) <= grid.coord(u, d));
+            let closest = stem.iter().rev().copied().find(|&v| in_zone(v));
+            tree.connect(closest.expect("the origin is in every zone"), u);
+        }
+    }
+
+    fn stem_first(&self) -> bool {
+        true
+    }
+}
