@@ -297,11 +297,7 @@ fn check(setup: &Setup) -> Result<(), SimError> {
         );
     }
     if m.max_backlog == 0 {
-        return bad(
-            "max_backlog",
-            "0".into(),
-            "at least 1 message per node",
-        );
+        return bad("max_backlog", "0".into(), "at least 1 message per node");
     }
     Ok(())
 }
