@@ -14,7 +14,7 @@
 
 mod execute;
 pub mod gaps;
-mod results;
+pub(crate) mod results;
 mod settings;
 mod table;
 mod tally_file;
@@ -224,7 +224,7 @@ impl Outputs {
 }
 
 /// Fail before a long run, not after it, when `path`'s directory does not exist.
-fn check_directory(path: &Path) -> Result<()> {
+pub(crate) fn check_directory(path: &Path) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
