@@ -259,7 +259,7 @@ pub(super) fn send(
 ) {
     band.moves = 0;
     band.emptied.clear();
-    for w in 0..band.active.len() {
+    for (w, sent) in sent.iter_mut().enumerate() {
         let mut bits = band.active[w];
         let mut senders = 0;
         while bits != 0 {
@@ -279,7 +279,7 @@ pub(super) fn send(
                 band.emptied.push(node);
             }
         }
-        sent[w] = senders;
+        *sent = senders;
     }
 }
 
