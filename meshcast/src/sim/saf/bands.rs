@@ -166,17 +166,11 @@ impl Band {
             *len += 1;
             return;
         }
-        let entry = Entry { travel, next: NIL };
-        let e = match self.free.pop() {
-            Some(e) => {
-                self.entries[e as usize] = entry;
-                e
-            }
-            None => {
-                self.entries.push(entry);
-                self.entries.len() as u32 - 1
-            }
-        };
+        let e = store(
+            &mut self.entries,
+            &mut self.free,
+            Entry { travel, next: NIL },
+        );
         match q.spill_tail {
             NIL => q.spill_head = e,
             t => self.entries[t as usize].next = e,
@@ -371,6 +365,21 @@ fn arrive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Lin
     }
     if stays {
         peaks[local] = peaks[local].max(occupancy[local]);
+    }
+}
+
+/// Puts `item` in the first free place of the arena `items` (`free` lists the free places, last
+/// freed first) or at its end, and returns its index.
+pub(super) fn store<T>(items: &mut Vec<T>, free: &mut Vec<u32>, item: T) -> u32 {
+    match free.pop() {
+        Some(i) => {
+            items[i as usize] = item;
+            i
+        }
+        None => {
+            items.push(item);
+            items.len() as u32 - 1
+        }
     }
 }
 

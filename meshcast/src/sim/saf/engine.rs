@@ -516,16 +516,7 @@ impl<'a> Sim<'a> {
             hi: slots.end,
             at,
         };
-        let id = match self.free_ids.pop() {
-            Some(id) => {
-                self.packets[id as usize] = pk;
-                id
-            }
-            None => {
-                self.packets.push(pk);
-                self.packets.len() as u32 - 1
-            }
-        };
+        let id = bands::store(&mut self.packets, &mut self.free_ids, pk);
         Ok(PacketId(id))
     }
 
