@@ -26,7 +26,7 @@
 //!
 //! **Threads.** With unbounded buffers every queue head moves in every step, so a routing step
 //! splits into a send and a receive half that run on one thread per band of mesh rows
-//! ([`super::bands`], rayon), the machine's tie-breaking kept: the arrivals at a node are queued in
+//! (`bands.rs`, rayon), the machine's tie-breaking kept: the arrivals at a node are queued in
 //! the order of the senders' positions on the active list, as the single-threaded step takes
 //! them, and new list positions and freed packet ids are assigned in that order too. Results are
 //! the same bit for bit whatever the number of threads. With bounded buffers the flow control
