@@ -203,7 +203,7 @@ pub struct ServeArgs {
 const MSETS_EXAMPLES: &str = "\
 Examples:
   meshcast msets --sides 16,32,64 --c 4,16
-  meshcast msets --sides 16,32,64,128 --c 16 --instance theorem1 --csv t1.csv
+  meshcast msets --sides 16,32,64,128 --c 16 --instance theorem1 --out t1.csv
   meshcast msets --sides 32 --c 4 --d 2,4,8,16 --algos theorem2 --json
   meshcast msets --sides 64 --c 16 --algos naive --buffer 5";
 

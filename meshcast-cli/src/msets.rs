@@ -1,21 +1,24 @@
 //! `meshcast msets`: route mcast(n, d, c) message sets on the store-and-forward mesh simulator
 //! of seed 004 and report steps, steps/√(cn), steps/√n, buffer peaks and link traffic per
 //! algorithm, over a sweep of sides, congestions and degrees, with fitted growth exponents.
-//! Thin: parse → `meshcast::sim::saf::report` → table, CSV or JSON.
+//! Thin: parse and check every setting and output path → `meshcast::sim::saf::report` → table,
+//! CSV or JSON, with a progress bar on standard error.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 use meshcast::sim::saf::deterministic::Deterministic;
 use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::randomized::Randomized;
-use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Options, Row};
+use meshcast::sim::saf::report::{self, fit_exponent, measure, Algorithm, Instance, Options, Row};
 use meshcast::sim::saf::sort::Ranking;
 use meshcast::sim::saf::Capacity;
 use serde::Serialize;
 
-use crate::output;
+use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
 use crate::text::{table, Align};
 
@@ -23,13 +26,13 @@ use crate::text::{table, Align};
 #[derive(Args, Debug)]
 pub struct MsetsArgs {
     /// Mesh sides √n, comma-separated (e.g. 16,32,64).
-    #[arg(long, default_value = "16,32")]
+    #[arg(long, default_value = "16,32", allow_hyphen_values = true)]
     pub sides: String,
     /// Congestions c, comma-separated.
-    #[arg(long, default_value = "4")]
+    #[arg(long, default_value = "4", allow_hyphen_values = true)]
     pub c: String,
     /// Degrees d, comma-separated (default: d = c for each c). Random sets only.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub d: Option<String>,
     /// Algorithms, comma-separated: naive, theorem2, randomized, deterministic, guess-c
     /// (deterministic, seed 004 §5, is far slower to simulate and not in the default list).
@@ -40,19 +43,19 @@ pub struct MsetsArgs {
     #[arg(long, value_enum, default_value_t = InstanceArg::Random)]
     pub instance: InstanceArg,
     /// Seed of the random sets and of the randomized algorithm's groups (ChaCha8Rng).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// r of the randomized algorithm: t-migration instances per tile visit (the paper's proof
     /// takes r ≥ 150; more copies per block visit, so buffers of about r packets).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub r: u32,
     /// r of the deterministic algorithm: replicas per packet (default: the paper's Θ(log n) as
     /// log₂ n, capped at c).
-    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, allow_negative_numbers = true, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub replicas: Option<u32>,
     /// α of the deterministic algorithm: t-migration instances per substep (the paper: a
     /// constant above 1/λ).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub alpha: u32,
     /// Permutation routing of the constant-buffer algorithms (randomized, deterministic):
     /// `sorted` sorts the packets by destination column (shearsort, real packet moves) before
@@ -67,20 +70,26 @@ pub struct MsetsArgs {
     pub ranking: Ranking,
     /// K, the randomized algorithm's last phase (default: the paper's ⌊log₁₆⌈c log²n / n⌉⌋,
     /// which is 0 on every mesh up to 256×256; phase i uses c/16ⁱ tiles).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=8))]
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=8))]
     pub phases: Option<u32>,
     /// Buffer bound in packets per node (default: unbounded, the peak is measured).
-    #[arg(long, value_name = "PACKETS", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "PACKETS", value_parser = clap::value_parser!(u32).range(1..))]
     pub buffer: Option<u32>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Also write the rows as CSV to this file.
-    #[arg(long, value_name = "FILE")]
+    /// Also write the results to FILE.csv (the rows) or FILE.json (what --json prints).
+    #[arg(long, value_name = "FILE.csv|FILE.json")]
+    pub out: Option<PathBuf>,
+    /// Deprecated alias of --out FILE.csv: writes the rows as CSV whatever the extension.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
     pub csv: Option<PathBuf>,
     /// Also plot steps and steps/√(cn) against √(cn), one curve per algorithm (.svg or .png).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// No progress bar (it is also hidden when standard error is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The message sets `--instance` names.
@@ -144,7 +153,8 @@ struct Output {
     fits: Vec<Fit>,
 }
 
-/// Runs the sweep and formats it.
+/// Runs the sweep and formats it. Every setting and output path is checked before the first
+/// set is routed.
 pub fn run(args: &MsetsArgs) -> Result<String> {
     let sides = numbers("--sides", &args.sides)?;
     let cs = numbers("--c", &args.c)?;
@@ -154,7 +164,119 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
         .split(',')
         .map(|a| Algorithm::parse(a.trim()).with_context(|| format!("--algos '{}'", args.algos)))
         .collect::<Result<Vec<_>>>()?;
-    let options = Options {
+    let options = options(args);
+    let mut points = Vec::new();
+    for &side in &sides {
+        for &c in &cs {
+            for instance in instances(args.instance, c, ds.as_deref()) {
+                for &algo in &algos {
+                    report::check(algo, instance, side, &options).with_context(|| {
+                        format!(
+                            "--algos {} with --sides {side}, {}",
+                            algo.name(),
+                            flags(instance)
+                        )
+                    })?;
+                    points.push((side, instance, algo));
+                }
+            }
+        }
+    }
+    let out = output_file(args)?;
+    output::check_outputs(None, args.plot.as_deref())?;
+    let bar = progress_bar(&points, args.quiet);
+    let mut rows = Vec::new();
+    for &(side, instance, algo) in &points {
+        bar.set_message(format!(
+            "{} {side}×{side} {}",
+            algo.name(),
+            describe(instance)
+        ));
+        let row = measure(algo, instance, side, args.seed, &options)
+            .with_context(|| format!("{} on {side}×{side}, {}", algo.name(), describe(instance)))?;
+        rows.push(row);
+        bar.inc(work(side, instance));
+    }
+    bar.finish_and_clear();
+    let fits = algos.iter().map(|&a| fit(a, &rows)).collect();
+    let out_doc = Output {
+        schema: "meshcast.msets/1",
+        rows: rows.iter().map(json_row).collect(),
+        fits,
+    };
+    let json = || -> Result<String> { Ok(serde_json::to_string_pretty(&out_doc)? + "\n") };
+    if let Some((path, format)) = &out {
+        let bytes = match format {
+            Format::Csv => {
+                let flat: Vec<&RowOut> = out_doc.rows.iter().map(|r| &r.row).collect();
+                csv(&flat)?
+            }
+            Format::Json => json()?.into_bytes(),
+        };
+        output::write_atomically(path, &bytes)
+            .with_context(|| format!("cannot write '{}'", path.display()))?;
+    }
+    if let Some(path) = &args.plot {
+        plot(path, &algos, &rows)?;
+    }
+    if args.json {
+        return json();
+    }
+    Ok(text(&out_doc))
+}
+
+/// The file `--out` (or the deprecated `--csv`) asks for and its format, its directory checked.
+fn output_file(args: &MsetsArgs) -> Result<Option<(PathBuf, Format)>> {
+    let out = match (&args.out, &args.csv) {
+        (Some(path), _) => Some((path.clone(), Format::of(path)?)),
+        (None, Some(path)) => Some((path.clone(), Format::Csv)),
+        (None, None) => None,
+    };
+    if let Some((path, _)) = &out {
+        output::check_directory(path)?;
+    }
+    Ok(out)
+}
+
+/// A bar over the sweep's points weighted by their simulation work, with the point being run
+/// and the time left; hidden with `quiet` and when standard error is not a terminal.
+fn progress_bar(points: &[(u32, Instance, Algorithm)], quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let total = points.iter().map(|&(side, i, _)| work(side, i)).sum();
+    let bar = ProgressBar::new(total);
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {percent}% {msg}, {eta} left")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+/// A point's weight on the progress bar: the packet hops of an optimal routing, c·n packets
+/// over √(n/c)… distances, as n·√(cn) (only the ratios between points matter).
+fn work(side: u32, instance: Instance) -> u64 {
+    let c = match instance {
+        Instance::Random { c, .. } | Instance::Theorem1 { c } => c,
+        Instance::Bisection { d } => d,
+    };
+    let n = u64::from(side) * u64::from(side);
+    n * ((u64::from(c) * n) as f64).sqrt().ceil() as u64
+}
+
+/// The flags that chose `instance`, for an error message.
+fn flags(instance: Instance) -> String {
+    match instance {
+        Instance::Random { d, c } => format!("--c {c}, d = {d}"),
+        Instance::Theorem1 { c } => format!("--c {c}, --instance theorem1"),
+        Instance::Bisection { d } => format!("--c {d}, --instance bisection"),
+    }
+}
+
+fn options(args: &MsetsArgs) -> Options {
+    Options {
         capacity: args.buffer.map_or(Capacity::Unbounded, Capacity::Packets),
         randomized: Randomized {
             r: args.r,
@@ -171,39 +293,7 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
             ranking: args.ranking,
         },
         ..Options::default()
-    };
-    let mut rows = Vec::new();
-    for &side in &sides {
-        for &c in &cs {
-            for instance in instances(args.instance, c, ds.as_deref()) {
-                for &algo in &algos {
-                    let row =
-                        measure(algo, instance, side, args.seed, &options).with_context(|| {
-                            format!("{} on {side}×{side}, {}", algo.name(), describe(instance))
-                        })?;
-                    rows.push(row);
-                }
-            }
-        }
     }
-    let fits = algos.iter().map(|&a| fit(a, &rows)).collect();
-    let out = Output {
-        schema: "meshcast.msets/1",
-        rows: rows.iter().map(json_row).collect(),
-        fits,
-    };
-    if let Some(path) = &args.csv {
-        let flat: Vec<&RowOut> = out.rows.iter().map(|r| &r.row).collect();
-        output::write_atomically(path, &csv(&flat)?)
-            .with_context(|| format!("cannot write the CSV file '{}'", path.display()))?;
-    }
-    if let Some(path) = &args.plot {
-        plot(path, &algos, &rows)?;
-    }
-    if args.json {
-        return Ok(serde_json::to_string_pretty(&out)? + "\n");
-    }
-    Ok(text(&out))
 }
 
 fn instances(kind: InstanceArg, c: u32, ds: Option<&[u32]>) -> Vec<Instance> {

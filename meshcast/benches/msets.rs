@@ -3,7 +3,9 @@
 //! sets (seed 1). Divan reports
 //! the time per routed set; docs/PERFORMANCE.md divides the set's packet hops by it. The mesh
 //! primitives (shearsort, sorted (k, k)-routing) on 64×64 with k = 2 report packet hops per second
-//! directly (divan's item counter).
+//! directly (divan's item counter). `naive_threads` and `theorem2_threads` route 128×128 with
+//! c = 16 on rayon pools of 1 and 2 threads (the unbounded routing steps run one band of rows
+//! per thread; the results are identical).
 //!
 //! Run: `cargo bench -p meshcast --bench msets`.
 
@@ -38,6 +40,25 @@ fn randomized(bencher: divan::Bencher, case: usize) {
 #[divan::bench(args = [0], sample_count = 5)]
 fn deterministic(bencher: divan::Bencher, case: usize) {
     bench(bencher, Algorithm::Deterministic, case);
+}
+
+#[divan::bench(args = [1, 2], sample_count = 3)]
+fn naive_threads(bencher: divan::Bencher, threads: usize) {
+    bench_threads(bencher, Algorithm::Naive, threads);
+}
+
+#[divan::bench(args = [1, 2], sample_count = 3)]
+fn theorem2_threads(bencher: divan::Bencher, threads: usize) {
+    bench_threads(bencher, Algorithm::Theorem2, threads);
+}
+
+fn bench_threads(bencher: divan::Bencher, algo: Algorithm, threads: usize) {
+    let set = msets::random(128, 16, 16, 1).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    bencher.bench(|| pool.install(|| algo.run(&set, &Options::default()).unwrap()));
 }
 
 fn bench(bencher: divan::Bencher, algo: Algorithm, case: usize) {

@@ -557,3 +557,87 @@ fn deterministic_grows_as_sqrt_cn_log_squared_up_to_64() {
     );
     assert!((0.8..1.2).contains(&e), "exponent {e}");
 }
+
+/// Unbounded routing steps run on one thread per band of rows; the results are the same bit
+/// for bit (steps, hops, copies, every node's buffer peak, the phases) with 1, 2 or 3 threads,
+/// on meshes whose bands end at a row boundary (64×64: 2 bands) and inside a row (56×56: 2 or 3
+/// bands). The CLI's output was also compared with the single-threaded engine's over many more
+/// settings (docs/PERFORMANCE.md).
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let pool = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    };
+    for (side, c) in [(64, 2), (56, 3)] {
+        let set = msets::random(side, c, c, 5).unwrap();
+        for algo in runnable(side)
+            .into_iter()
+            // guess-c's last attempt is theorem2's routing; deterministic is slow in a debug build.
+            .filter(|&a| {
+                !matches!(
+                    a,
+                    report::Algorithm::Deterministic | report::Algorithm::GuessC
+                )
+            })
+        {
+            let options = report::Options::default();
+            let runs: Vec<Run> = [1, 2, 3]
+                .into_iter()
+                .map(|t| pool(t).install(|| algo.run(&set, &options).unwrap()))
+                .collect();
+            assert_eq!(runs[0], runs[1], "{} on {side}×{side}", algo.name());
+            assert_eq!(runs[0], runs[2], "{} on {side}×{side}", algo.name());
+        }
+    }
+}
+
+/// `report::check` refuses every setting `report::measure` refuses as bad input, without routing
+/// anything, and nothing `measure` would route (it may refuse settings that `measure` only finds
+/// out about after some routing failed for another reason).
+#[test]
+fn check_agrees_with_measure() {
+    use report::Instance;
+    let options = [
+        report::Options::default(),
+        report::Options {
+            capacity: Capacity::Packets(4),
+            ..report::Options::default()
+        },
+    ];
+    for side in [2, 4, 6, 8, 12] {
+        for c in [1, 2, 4, 16, 40] {
+            let instances = [
+                Instance::Random { d: c, c },
+                Instance::Random { d: 2 * c, c },
+                Instance::Theorem1 { c },
+                Instance::Bisection { d: c },
+            ];
+            for instance in instances {
+                for algo in report::Algorithm::ALL {
+                    for options in &options {
+                        let checked = report::check(algo, instance, side, options);
+                        let measured = report::measure(algo, instance, side, 1, options);
+                        let refused = matches!(
+                            measured,
+                            Err(SimError::Input(_) | SimError::CapacityTooSmall { .. })
+                        );
+                        assert!(
+                            if refused {
+                                checked.is_err()
+                            } else {
+                                checked.is_ok() || measured.is_err()
+                            },
+                            "{} {instance:?} on {side}×{side}, {:?}: check {checked:?}, measure {:?}",
+                            algo.name(),
+                            options.capacity,
+                            measured.err()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -14,7 +14,7 @@
 
 mod execute;
 pub mod gaps;
-mod results;
+pub(crate) mod results;
 mod settings;
 mod table;
 mod tally_file;

@@ -170,7 +170,8 @@ pub fn route(set: &MessageSet, params: Deterministic, capacity: Capacity) -> Res
     sim.finish()
 }
 
-fn check(side: u32, params: Deterministic) -> Result<(), SimError> {
+/// The settings deterministic refuses on a `side × side` mesh, before any work.
+pub fn check(side: u32, params: Deterministic) -> Result<(), SimError> {
     if !side.is_power_of_two() {
         return Err(SimError::setting(
             "side",

@@ -20,15 +20,29 @@
 //!
 //! A copy into a full buffer is refused with [`SimError::BufferOverflow`]; routing that cannot move
 //! any packet in a step fails with [`SimError::Stalled`]. The work per step is proportional to the
-//! packets that move: flat arrays, one FIFO per output link whose entries carry the packet's target
-//! (so a hop never reads the packet table), a list of active nodes, and no allocation in the step
-//! loop once the queues have grown.
+//! packets that move (plus one bit per node): flat arrays, one FIFO per output link whose entries
+//! carry the packet's target (so a hop never reads the packet table) — a cache line holding its
+//! first packets, the rest spilled into an arena with a free list —, the active nodes as a
+//! bitset, and no allocation in the step loop once the queues have grown.
+//!
+//! **Threads.** With unbounded buffers every queue head moves in every step, so a routing step
+//! splits into a send and a receive half that run on one thread per band of mesh rows
+//! (`bands.rs`, rayon), the machine's tie-breaking kept: the arrivals at a node are queued in
+//! the order of the senders' positions on the active list, as the single-threaded step takes
+//! them, and new list positions and freed packet ids are assigned in that order too. Results are
+//! the same bit for bit whatever the number of threads. With bounded buffers the flow control
+//! decides every move from the moves before it in the step, so those steps run on one thread.
 
-use std::collections::VecDeque;
 use std::ops::Range;
 
+use rayon::prelude::*;
+
+use super::bands::{self, Band, Links, Outgoing};
 use super::msets::MessageSet;
 use super::SimError;
+
+/// The fewest nodes worth a band (and a thread) of their own.
+const MIN_BAND_NODES: u32 = 1024;
 
 /// A buffer bound in packets, the same at every node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -91,10 +105,10 @@ struct Packet {
 /// A packet on its way: the queue entries carry the target, so moving a packet never touches the
 /// packet table (the simulator's speed is bound by memory traffic).
 #[derive(Clone, Copy, Debug)]
-struct Travel {
-    packet: u32,
-    target: u32,
-    deliver: bool,
+pub(super) struct Travel {
+    pub packet: u32,
+    pub target: u32,
+    pub deliver: bool,
 }
 
 /// The totals of one simulation.
@@ -135,15 +149,27 @@ pub struct Sim<'a> {
     phase_start: u64,
     step_limit: u64,
     discard_duplicates: bool,
-    // Routing scratch: per node and output direction (+x, −x, +y, −y) a FIFO, and the packets
-    // entering each node (and for each direction) in the current step.
-    queues: Vec<VecDeque<Travel>>,
+    // Routing state: the nodes in bands of `band_nodes`, each band with its nodes' FIFOs (per
+    // output direction +x, −x, +y, −y) and active bits.
+    bands: Vec<Band>,
+    band_nodes: u32,
+    // Unbounded routing: per node and direction what it sent in the last step, the nodes that
+    // sent (bitset), per node its position on the active list (`next_stamp` the next one), the
+    // number of active nodes, and the ordered events of a step.
+    out: Vec<Outgoing>,
+    sent: Vec<u64>,
+    stamp: Vec<u64>,
+    next_stamp: u64,
+    active_count: usize,
+    activated: Vec<(u64, u32)>,
+    handed: Vec<(u64, u32, u32)>,
+    // Bounded routing: the packets entering each node (and for each direction) in the current
+    // step, per node the packets of the current routing that will stay there and have not
+    // arrived, the active list in order, and the moves of the step.
     incoming: Vec<u32>,
     incoming_dir: Vec<u32>,
-    // Per node, the packets of the current routing that will stay there and have not arrived.
     pending: Vec<u32>,
     active: Vec<u32>,
-    is_active: Vec<bool>,
     newly_active: Vec<u32>,
     moves: Vec<(Travel, u32, u32)>,
     // `step_moves` scratch: the last step in which each directed link (node·4 + direction) and
@@ -159,6 +185,20 @@ impl<'a> Sim<'a> {
     /// source's input queue.
     pub fn new(set: &'a MessageSet, capacity: Capacity) -> Sim<'a> {
         let n = set.len();
+        let unbounded = capacity == Capacity::Unbounded;
+        let threads = if unbounded {
+            rayon::current_num_threads() as u32
+        } else {
+            1
+        };
+        let band_nodes = (n as u32)
+            .div_ceil(threads.min(n as u32 / MIN_BAND_NODES).max(1))
+            .next_multiple_of(bands::WORD);
+        let bands = (0..n as u32)
+            .step_by(band_nodes as usize)
+            .map(|first| Band::new(first, band_nodes.min(n as u32 - first)))
+            .collect();
+        let per_node = |k: usize| if unbounded { k * n } else { 0 };
         Sim {
             set,
             side: set.side(),
@@ -174,12 +214,19 @@ impl<'a> Sim<'a> {
             phase_start: 0,
             step_limit: u64::MAX,
             discard_duplicates: false,
-            queues: vec![VecDeque::new(); 4 * n],
+            bands,
+            band_nodes,
+            out: vec![Outgoing::default(); per_node(4)],
+            sent: vec![0; per_node(1).div_ceil(bands::WORD as usize)],
+            stamp: vec![0; per_node(1)],
+            next_stamp: 0,
+            active_count: 0,
+            activated: Vec::new(),
+            handed: Vec::new(),
             incoming: vec![0; n],
             incoming_dir: vec![0; 4 * n],
             pending: vec![0; n],
             active: Vec::new(),
-            is_active: vec![false; n],
             newly_active: Vec::new(),
             moves: Vec::new(),
             link_used: vec![0; 4 * n],
@@ -400,7 +447,7 @@ impl<'a> Sim<'a> {
         let deliver = arrival == Arrival::Deliver;
         for &(p, target) in packets {
             let at = self.packets[p.0 as usize].at;
-            if !deliver && target != at {
+            if self.bounded() && !deliver && target != at {
                 self.pending[target as usize] += 1;
             }
             let travel = Travel {
@@ -413,19 +460,26 @@ impl<'a> Sim<'a> {
         self.activate_new();
         let mut feeding: Vec<u32> = feeds.iter().map(|p| p.0).collect();
         let mut fresh: Vec<Travel> = Vec::new();
-        while !self.active.is_empty() || !feeding.is_empty() {
+        while self.active_nodes() > 0 || !feeding.is_empty() {
             self.tick()?;
             let copied = self.feed(&mut feeding, &mut fresh)?;
             self.activate_new();
-            self.select_moves();
-            if self.moves.is_empty() && copied == 0 {
-                let waiting = self.active.len() + feeding.len();
+            let moved = if self.bounded() {
+                self.select_moves();
+                self.moves.len()
+            } else {
+                self.step_bands()?
+            };
+            if moved == 0 && copied == 0 {
+                let waiting = self.active_nodes() + feeding.len();
                 return Err(SimError::Stalled {
                     step: self.run.steps,
                     waiting,
                 });
             }
-            self.apply_moves()?;
+            if self.bounded() {
+                self.apply_moves()?;
+            }
             for t in fresh.drain(..) {
                 let at = self.packets[t.packet as usize].at;
                 self.enter(t, at)?;
@@ -463,16 +517,7 @@ impl<'a> Sim<'a> {
             hi: slots.end,
             at,
         };
-        let id = match self.free_ids.pop() {
-            Some(id) => {
-                self.packets[id as usize] = pk;
-                id
-            }
-            None => {
-                self.packets.push(pk);
-                self.packets.len() as u32 - 1
-            }
-        };
+        let id = bands::store(&mut self.packets, &mut self.free_ids, pk);
         Ok(PacketId(id))
     }
 
@@ -497,35 +542,52 @@ impl<'a> Sim<'a> {
     fn enter(&mut self, t: Travel, at: u32) -> Result<(), SimError> {
         if t.target == at {
             self.packets[t.packet as usize].at = at;
-            return if t.deliver {
-                self.deliver(t.packet)
-            } else {
-                Ok(())
-            };
+            if t.deliver {
+                self.hand_over(t.packet)?;
+                self.discard(PacketId(t.packet));
+            }
+            return Ok(());
         }
         let dir = self.direction(at, t.target);
-        self.queues[(at * 4 + dir) as usize].push_back(t);
-        if !self.is_active[at as usize] {
-            self.is_active[at as usize] = true;
-            self.newly_active.push(at);
+        let band = self.band(at);
+        self.bands[band].push(at, dir, t);
+        if !self.bands[band].is_active(at) {
+            self.bands[band].set_active(at, true);
+            self.join_active(at);
         }
         Ok(())
     }
 
-    /// Packet `p`, at one of its destinations, hands its message to the output queue and leaves.
-    fn deliver(&mut self, p: u32) -> Result<(), SimError> {
+    /// Node `u` joins the end of the active list.
+    fn join_active(&mut self, u: u32) {
+        if self.bounded() {
+            self.newly_active.push(u);
+        } else {
+            self.stamp[u as usize] = self.next_stamp;
+            self.next_stamp += 1;
+            self.active_count += 1;
+        }
+    }
+
+    /// Packet `p` crossed a link into `v`, one of its destinations: it goes straight into the
+    /// output queue (it never holds a buffer slot there) and leaves.
+    fn deliver_on_arrival(&mut self, p: u32, v: u32) -> Result<(), SimError> {
+        self.packets[p as usize].at = v;
+        self.hand_over(p)?;
+        self.free_ids.push(p);
+        Ok(())
+    }
+
+    /// Packet `p`, at one of its destinations, hands its message to the output queue.
+    fn hand_over(&mut self, p: u32) -> Result<(), SimError> {
         let pk = self.packets[p as usize];
         match self.set.find(pk.lo..pk.hi, pk.at) {
-            Some(slot) => self.record(pk.msg, slot)?,
-            None => {
-                return Err(SimError::NotADestination {
-                    msg: pk.msg,
-                    node: pk.at,
-                })
-            }
+            Some(slot) => self.record(pk.msg, slot),
+            None => Err(SimError::NotADestination {
+                msg: pk.msg,
+                node: pk.at,
+            }),
         }
-        self.discard(PacketId(p));
-        Ok(())
     }
 
     /// If the node holding packet `p` is one of its destinations, hands it the message (no step:
@@ -562,24 +624,124 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
-    /// Drops the nodes whose queues emptied from the active list and adds the newly active ones.
+    /// Drops the nodes whose queues emptied from the active list and adds the newly active ones
+    /// (the stamps of unbounded routing already order those).
     fn activate_new(&mut self) {
+        if !self.bounded() {
+            for band in &mut self.bands {
+                for i in 0..band.emptied.len() {
+                    let u = band.emptied[i];
+                    if !band.has_queue(u) {
+                        band.set_active(u, false);
+                        self.active_count -= 1;
+                    }
+                }
+                band.emptied.clear();
+            }
+            return;
+        }
         let mut kept = 0;
         for i in 0..self.active.len() {
             let u = self.active[i];
-            if self.has_queue(u) {
+            let band = &mut self.bands[(u / self.band_nodes) as usize];
+            if band.has_queue(u) {
                 self.active[kept] = u;
                 kept += 1;
             } else {
-                self.is_active[u as usize] = false;
+                band.set_active(u, false);
             }
         }
         self.active.truncate(kept);
         self.active.append(&mut self.newly_active);
     }
 
-    fn has_queue(&self, u: u32) -> bool {
-        (0..4).any(|d| !self.queues[(u * 4 + d) as usize].is_empty())
+    /// The nodes on the active list.
+    fn active_nodes(&self) -> usize {
+        if self.bounded() {
+            self.active.len()
+        } else {
+            self.active_count
+        }
+    }
+
+    fn bounded(&self) -> bool {
+        self.limit != u32::MAX
+    }
+
+    /// The band holding node `u`.
+    fn band(&self, u: u32) -> usize {
+        (u / self.band_nodes) as usize
+    }
+
+    /// One step of unbounded routing: every active node sends the head of each non-empty queue
+    /// and every node takes in what reached it, band by band on the rayon pool; then the events
+    /// that need the single-threaded order are applied in it. Returns the packets moved.
+    fn step_bands(&mut self) -> Result<usize, SimError> {
+        let step = self.run.steps;
+        let nodes = self.band_nodes as usize;
+        let words = nodes / bands::WORD as usize;
+        let (occupancy, out, sent) = (&mut self.occupancy, &mut self.out, &mut self.sent);
+        if let [band] = &mut self.bands[..] {
+            bands::send(band, occupancy, out, sent, step);
+        } else {
+            self.bands
+                .par_iter_mut()
+                .zip(occupancy.par_chunks_mut(nodes))
+                .zip(out.par_chunks_mut(4 * nodes))
+                .zip(sent.par_chunks_mut(words))
+                .for_each(|(((band, occ), out), sent)| bands::send(band, occ, out, sent, step));
+        }
+        let links = Links {
+            out: &self.out,
+            sent: &self.sent,
+            stamp: &self.stamp,
+            xy: &self.xy,
+            side: self.side,
+            step,
+        };
+        let (occupancy, peaks) = (&mut self.occupancy, &mut self.run.buffer_peaks);
+        if let [band] = &mut self.bands[..] {
+            bands::receive(band, occupancy, peaks, &links);
+        } else {
+            self.bands
+                .par_iter_mut()
+                .zip(occupancy.par_chunks_mut(nodes))
+                .zip(peaks.par_chunks_mut(nodes))
+                .for_each(|((band, occ), peaks)| bands::receive(band, occ, peaks, &links));
+        }
+        self.settle()
+    }
+
+    /// Applies a step's band events in the order of the single-threaded step: the nodes that
+    /// became active get their list positions, the packets handed over at their destinations
+    /// return their ids to the free list. Returns the packets moved.
+    fn settle(&mut self) -> Result<usize, SimError> {
+        let (mut activated, mut handed) = (
+            std::mem::take(&mut self.activated),
+            std::mem::take(&mut self.handed),
+        );
+        activated.clear();
+        handed.clear();
+        let mut moved = 0;
+        for band in &self.bands {
+            moved += band.moves as usize;
+            activated.extend_from_slice(&band.activated);
+            handed.extend_from_slice(&band.delivered);
+            for &(p, v) in &band.held {
+                self.packets[p as usize].at = v;
+            }
+        }
+        activated.sort_unstable_by_key(|a| a.0);
+        handed.sort_unstable_by_key(|h| h.0);
+        for &(_, v) in &activated {
+            self.join_active(v);
+        }
+        self.run.packet_hops += moved as u64;
+        let delivered = handed
+            .iter()
+            .try_for_each(|&(_, p, v)| self.deliver_on_arrival(p, v));
+        (self.activated, self.handed) = (activated, handed);
+        delivered.map(|()| moved)
     }
 
     /// One copy (or the master's own departure) per feed whose node has room; returns how many.
@@ -622,9 +784,9 @@ impl<'a> Sim<'a> {
     fn select_moves(&mut self) {
         for i in 0..self.active.len() {
             let u = self.active[i];
+            let band = self.band(u);
             for d in 0..4u32 {
-                let q = (u * 4 + d) as usize;
-                let Some(&t) = self.queues[q].front() else {
+                let Some(t) = self.bands[band].front(u, d) else {
                     continue;
                 };
                 let v = self.neighbor(u, d);
@@ -643,7 +805,7 @@ impl<'a> Sim<'a> {
                     // Its reserved slot becomes its own.
                     self.pending[v as usize] -= 1;
                 }
-                self.queues[q].pop_front();
+                self.bands[band].pop(u, d);
                 self.moves.push((t, u, v));
             }
         }
@@ -663,13 +825,12 @@ impl<'a> Sim<'a> {
         let moves = std::mem::take(&mut self.moves);
         for &(t, _, v) in &moves {
             if t.deliver && t.target == v {
-                // Straight into the output queue: it never holds a buffer slot.
-                self.occupancy[v as usize] += 1;
+                self.deliver_on_arrival(t.packet, v)?;
             } else {
                 let peak = &mut self.run.buffer_peaks[v as usize];
                 *peak = (*peak).max(self.occupancy[v as usize]);
+                self.enter(t, v)?;
             }
-            self.enter(t, v)?;
         }
         self.moves = moves;
         self.moves.clear();
@@ -687,12 +848,10 @@ impl<'a> Sim<'a> {
     /// packets.
     fn admits(&self, v: u32, class: Option<u32>) -> bool {
         let base = v as usize * 4;
+        let band = &self.bands[self.band(v)];
         let reserved = (0..4u32)
             .filter(|&d| Some(d) != class)
-            .filter(|&d| {
-                self.queues[base + d as usize].is_empty()
-                    && self.incoming_dir[base + d as usize] == 0
-            })
+            .filter(|&d| band.is_empty(v, d) && self.incoming_dir[base + d as usize] == 0)
             .count() as u32;
         // A packet that stays is one of the pending ones: its own reservation is not counted.
         let stays = self.pending[v as usize] - u32::from(class.is_none());
@@ -701,18 +860,7 @@ impl<'a> Sim<'a> {
     }
 
     fn direction(&self, from: u32, to: u32) -> u32 {
-        // Coordinates from a table: two divisions per call cost more than the lookups.
-        let (f, t) = (self.xy[from as usize], self.xy[to as usize]);
-        let (fx, fy, tx, ty) = (f & 0xffff, f >> 16, t & 0xffff, t >> 16);
-        if tx > fx {
-            0
-        } else if tx < fx {
-            1
-        } else if ty > fy {
-            2
-        } else {
-            3
-        }
+        direction(&self.xy, from, to)
     }
 
     fn distance(&self, a: u32, b: u32) -> u32 {
@@ -727,5 +875,22 @@ impl<'a> Sim<'a> {
             2 => u + self.side,
             _ => u - self.side,
         }
+    }
+}
+
+/// The output direction (+x, −x, +y, −y as 0–3) of dimension-order routing from `from` towards
+/// `to`, coordinates from the table `xy` (x | y << 16): two divisions per call cost more than the
+/// lookups.
+pub(super) fn direction(xy: &[u32], from: u32, to: u32) -> u32 {
+    let (f, t) = (xy[from as usize], xy[to as usize]);
+    let (fx, fy, tx, ty) = (f & 0xffff, f >> 16, t & 0xffff, t >> 16);
+    if tx > fx {
+        0
+    } else if tx < fx {
+        1
+    } else if ty > fy {
+        2
+    } else {
+        3
     }
 }

@@ -54,6 +54,7 @@ macro_rules! named_setting {
     };
 }
 
+mod bands;
 pub mod broadcast;
 pub mod deterministic;
 pub mod engine;

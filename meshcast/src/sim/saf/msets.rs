@@ -186,13 +186,7 @@ pub fn quad_key(side: u32, t: u32) -> u64 {
 /// with spare congestion remain, which happens when `d·n` approaches `c·n` (late in the fill for
 /// d = c, and for d > c, where Σ dᵢ ≤ cn forces it).
 pub fn random(side: u32, d: u32, c: u32, seed: u64) -> Result<MessageSet, InputError> {
-    let n = checked_nodes(side)?;
-    if d == 0 || d as usize >= n {
-        return Err(setting("d", d as usize, "1 ≤ d < n (the node count)"));
-    }
-    if c == 0 || c as usize >= n {
-        return Err(setting("c", c as usize, "1 ≤ c < n (the node count)"));
-    }
+    let n = check_random(side, d, c)?;
     let mut rng = seeded(seed);
     let shape = Shape::mesh(&[side, side])?;
     let hot = rng.random_range(0..n as u32);
@@ -283,10 +277,7 @@ pub struct LowerBound {
 /// row-major order, so every node of A is the destination of exactly c messages; the other nodes
 /// send messages without destinations. Degree 1 ≤ d, so it is an `mcast(n, d, c)` set for every d.
 pub fn theorem1(side: u32, c: u32) -> Result<(MessageSet, LowerBound), InputError> {
-    let n = checked_nodes(side)?;
-    if c == 0 || c as usize >= n {
-        return Err(setting("c", c as usize, "1 ≤ c < n (the node count)"));
-    }
+    let n = check_theorem1(side, c)?;
     let mut a = 1u32;
     while 2 * u64::from(c) * u64::from(a + 1).pow(2) <= n as u64 {
         a += 1;
@@ -328,23 +319,9 @@ pub fn theorem1(side: u32, c: u32) -> Result<(MessageSet, LowerBound), InputErro
 /// bisection, at least side·d/2 steps ([`bisection_bound`]); an algorithm that replicates near
 /// the destinations needs O(√(dn)). The side must be even and d ≤ n/2.
 pub fn bisection(side: u32, d: u32) -> Result<MessageSet, InputError> {
-    let n = checked_nodes(side)?;
-    if side % 2 != 0 {
-        return Err(setting(
-            "side",
-            side as usize,
-            "an even mesh side for the bisection set",
-        ));
-    }
+    let n = check_bisection(side, d)?;
     let half = side / 2;
     let right = (n / 2) as u32;
-    if d == 0 || d > right {
-        return Err(setting(
-            "d",
-            d as usize,
-            "1 ≤ d ≤ n/2 for the bisection set",
-        ));
-    }
     let node = |j: u32, offset: u32| (j / half) * side + offset + j % half;
     let mut lists = vec![Vec::new(); n];
     for j in 0..right {
@@ -362,6 +339,50 @@ pub fn bisection_bound(side: u32, d: u32) -> u64 {
 /// Hops between nodes `s` and `t` of the mesh.
 pub fn manhattan(side: u32, s: u32, t: u32) -> u32 {
     (s % side).abs_diff(t % side) + (s / side).abs_diff(t / side)
+}
+
+/// The settings [`random`] refuses; its node count otherwise.
+pub fn check_random(side: u32, d: u32, c: u32) -> Result<usize, InputError> {
+    let n = checked_nodes(side)?;
+    if d == 0 || d as usize >= n {
+        return Err(setting("d", d as usize, "1 ≤ d < n (the node count)"));
+    }
+    check_congestion(n, c)?;
+    Ok(n)
+}
+
+/// The settings [`theorem1`] refuses; its node count otherwise.
+pub fn check_theorem1(side: u32, c: u32) -> Result<usize, InputError> {
+    let n = checked_nodes(side)?;
+    check_congestion(n, c)?;
+    Ok(n)
+}
+
+/// The settings [`bisection`] refuses; its node count otherwise.
+pub fn check_bisection(side: u32, d: u32) -> Result<usize, InputError> {
+    let n = checked_nodes(side)?;
+    if side % 2 != 0 {
+        return Err(setting(
+            "side",
+            side as usize,
+            "an even mesh side for the bisection set",
+        ));
+    }
+    if d == 0 || d as usize > n / 2 {
+        return Err(setting(
+            "d",
+            d as usize,
+            "1 ≤ d ≤ n/2 for the bisection set",
+        ));
+    }
+    Ok(n)
+}
+
+fn check_congestion(n: usize, c: u32) -> Result<(), InputError> {
+    if c == 0 || c as usize >= n {
+        return Err(setting("c", c as usize, "1 ≤ c < n (the node count)"));
+    }
+    Ok(())
 }
 
 fn checked_nodes(side: u32) -> Result<usize, InputError> {

@@ -15,17 +15,21 @@ use super::SimError;
 /// (see [`Sim::route`]), which makes its routing free of deadlock.
 pub const LEAST_BUFFER: u32 = 5;
 
+/// The buffer bounds naive refuses, before any work.
+pub fn check(capacity: Capacity) -> Result<(), SimError> {
+    match capacity {
+        Capacity::Packets(b) if b < LEAST_BUFFER => Err(SimError::CapacityTooSmall {
+            algorithm: "naive",
+            capacity: b,
+            least: LEAST_BUFFER,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Routes `set` by replication at the sources with buffers bounded by `capacity`.
 pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
-    if let Capacity::Packets(b) = capacity {
-        if b < LEAST_BUFFER {
-            return Err(SimError::CapacityTooSmall {
-                algorithm: "naive",
-                capacity: b,
-                least: LEAST_BUFFER,
-            });
-        }
-    }
+    check(capacity)?;
     let mut sim = Sim::new(set, capacity);
     let masters = sim.inject_all()?;
     sim.route(&[], &masters, Arrival::Deliver)?;

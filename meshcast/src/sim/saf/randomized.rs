@@ -114,7 +114,8 @@ pub fn last_phase(side: u32, c: u32) -> u32 {
     k
 }
 
-fn check(side: u32, params: Randomized) -> Result<(), SimError> {
+/// The settings randomized refuses on a `side × side` mesh, before any work.
+pub fn check(side: u32, params: Randomized) -> Result<(), SimError> {
     if !side.is_power_of_two() {
         return Err(SimError::setting(
             "side",

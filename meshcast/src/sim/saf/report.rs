@@ -15,7 +15,7 @@ use super::engine::{Capacity, Run};
 use super::msets::{self, MessageSet};
 use super::randomized::{self, Randomized};
 use super::unknown::{self, Guessing};
-use super::{lemma1, naive, SimError};
+use super::{lemma1, naive, theorem2, SimError};
 use crate::error::InputError;
 
 /// What the algorithms are run with: the buffer bound and the parameters of §4 and §6.
@@ -154,6 +154,39 @@ pub struct Row {
     pub lower_bound: Option<u64>,
     /// Steps per phase.
     pub phases: Vec<(&'static str, u64)>,
+}
+
+/// Checks, without generating or routing anything, that [`measure`] accepts these settings: the
+/// instance's on this mesh, and the algorithm's for the instance's congestion and `options`. A
+/// sweep checks every point first, so that a bad one fails at once rather than after the others
+/// ran.
+pub fn check(
+    algorithm: Algorithm,
+    instance: Instance,
+    side: u32,
+    options: &Options,
+) -> Result<(), SimError> {
+    let c = match instance {
+        Instance::Random { d, c } => {
+            msets::check_random(side, d, c)?;
+            c
+        }
+        Instance::Theorem1 { c } => {
+            msets::check_theorem1(side, c)?;
+            c
+        }
+        Instance::Bisection { d } => {
+            msets::check_bisection(side, d)?;
+            d
+        }
+    };
+    match algorithm {
+        Algorithm::Naive => naive::check(options.capacity),
+        Algorithm::Theorem2 => theorem2::check(side, c),
+        Algorithm::Randomized => randomized::check(side, options.randomized),
+        Algorithm::Deterministic => deterministic::check(side, options.deterministic),
+        Algorithm::GuessC => Ok(()),
+    }
 }
 
 /// Generates `instance` on a `side × side` mesh from `seed` and routes it with `algorithm`.

@@ -43,13 +43,7 @@ pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
 pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SimError> {
     let side = sim.set().side();
     let levels = levels_for(c);
-    if side % (1 << levels) != 0 {
-        return Err(SimError::Input(InputError::Setting {
-            name: "side",
-            value: side.to_string(),
-            allowed: "a multiple of 2^⌈log₄ c⌉ for theorem2 (the 4ⁱ-tiles must be whole)",
-        }));
-    }
+    check(side, c)?;
     let held = replicate_into_tiles(sim, packets, levels)?;
     sim.mark("1 replicate into c-tiles");
     let held = strip(sim, held, levels);
@@ -62,6 +56,19 @@ pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Resul
     sim.mark("2d clone");
     sim.route(&clones, &[], Arrival::Deliver)?;
     sim.mark("2e clones to destinations");
+    Ok(())
+}
+
+/// The meshes theorem2 refuses for congestion `c`, before any work: the side must be a multiple
+/// of 2^⌈log₄ c⌉.
+pub fn check(side: u32, c: u32) -> Result<(), SimError> {
+    if side % (1 << levels_for(c)) != 0 {
+        return Err(SimError::Input(InputError::Setting {
+            name: "side",
+            value: side.to_string(),
+            allowed: "a multiple of 2^⌈log₄ c⌉ for theorem2 (the 4ⁱ-tiles must be whole)",
+        }));
+    }
     Ok(())
 }
 
