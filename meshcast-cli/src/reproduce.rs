@@ -68,9 +68,9 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
                 "wang-paths" => wang_paths(runs, seed, quiet)?,
                 "seed002" => seed002::section(runs, seed, quiet)?,
                 "seed003" => seed003::section(runs, seed, quiet)?,
-                "flit-seed003-table1" => flit::seed003_table1_section(quick, seed)?,
-                "flit-seed003-figures" => flit::seed003_figures_section(quick, seed)?,
-                "flit-seed002-figures" => flit::seed002_figures_section(quick, seed)?,
+                "flit-seed003-table1" => flit::seed003_table1_section(quick, seed, quiet)?,
+                "flit-seed003-figures" => flit::seed003_figures_section(quick, seed, quiet)?,
+                "flit-seed002-figures" => flit::seed002_figures_section(quick, seed, quiet)?,
                 _ => unreachable!("selected() returns names of SECTIONS only"),
             };
             Ok((name, text))
@@ -202,7 +202,7 @@ fn run_schedules(
     quiet: bool,
 ) -> Result<Vec<SweepTally>> {
     let orders: Vec<&str> = schedules.iter().map(|&o| o.name()).collect();
-    let bar = progress_bar(s.units(), quiet);
+    let bar = progress_bar(s.units(), "multicasts", quiet);
     bar.set_prefix(format!(
         "{label}, {}, {} order: ",
         s.shape,

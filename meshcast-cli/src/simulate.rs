@@ -8,7 +8,6 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use meshcast::algo::{self, AlgoInfo};
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
@@ -23,6 +22,7 @@ use serde::Serialize;
 use crate::args::ParamArgs;
 use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
+use crate::sweep::progress_bar;
 use crate::text::{table, Align};
 
 pub const SIMULATE_EXAMPLES: &str = "\
@@ -294,7 +294,8 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
     for setup in &setups {
         validate(setup).map_err(|e| naming_the_flag(e, setup))?;
     }
-    let bar = progress_bar(setups.len() as u64, args.quiet);
+    let bar = progress_bar(setups.len() as u64, "simulations", args.quiet);
+    bar.set_prefix(format!("simulate, {}: ", shape));
     let reports = simulate_all(&setups, &|| bar.inc(1));
     bar.finish_and_clear();
     let rows: Vec<Row> = setups
@@ -435,19 +436,6 @@ fn hot_spot(shape: &Shape, text: &str) -> Result<(meshcast::topology::Node, f64)
     let node = shape.parse_node(node).with_context(bad)?;
     let f: f64 = f.trim().parse().ok().with_context(bad)?;
     Ok((node, f))
-}
-
-fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    if let Ok(style) =
-        ProgressStyle::with_template("simulating {bar:30} {pos}/{len} points, {elapsed} elapsed")
-    {
-        bar.set_style(style);
-    }
-    bar
 }
 
 fn fmt_opt(x: Option<f64>, digits: usize) -> String {

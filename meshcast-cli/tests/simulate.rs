@@ -294,7 +294,7 @@ fn every_setting_is_checked_before_anything_runs() {
                 "2000000".into(),
             ],
             2,
-            "--max-cycles 1000000 (warm-up 2000000) is not allowed",
+            "--max-cycles 1000000 (warm-up 2000000, drain 0) is not allowed",
         ),
         (
             vec![

@@ -14,6 +14,8 @@ use meshcast::sim::wormhole::seeds::{
 };
 use meshcast::sim::wormhole::traffic::{simulate_all, Measure, Report, Setup};
 
+use crate::sweep::progress_bar;
+
 /// Seed 003's abbreviations of [`SEED003_ALGORITHMS`], in the same order.
 const ABBREVIATIONS: [&str; 4] = ["DP", "MP", "CP", "QG"];
 
@@ -36,29 +38,29 @@ fn measure(quick: bool) -> Measure {
     }
 }
 
-/// Every setup run in parallel, in order; the first error stops the section.
-fn run_all(setups: &[Setup], label: &str) -> Result<Vec<Report>> {
-    eprintln!(
-        "reproduce: {label}: {} simulations on {}",
-        setups.len(),
-        setups
-            .first()
-            .map_or(String::new(), |s| s.shape.to_string())
-    );
-    Ok(simulate_all(setups, &|| {})
-        .into_iter()
-        .collect::<Result<_, _>>()?)
+/// Every setup run in parallel, in order, under one progress bar (hidden with `quiet`); the
+/// first error stops the section.
+fn run_all(setups: &[Setup], label: &str, quiet: bool) -> Result<Vec<Report>> {
+    let bar = progress_bar(setups.len() as u64, "simulations", quiet);
+    if let Some(s) = setups.first() {
+        bar.set_prefix(format!("{label}, {}: ", s.shape));
+    }
+    let reports = simulate_all(setups, &|| bar.inc(1));
+    bar.finish();
+    Ok(reports.into_iter().collect::<Result<_, _>>()?)
 }
 
 /// Seed 003 Table 1: published CV against ours per algorithm and destination count, then our
 /// mean latencies.
-pub fn seed003_table1_section(quick: bool, seed: u64) -> Result<String> {
+pub fn seed003_table1_section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
     let (counts, runs) = if quick {
         (&SEED003_TABLE1_COUNTS[..1], 1)
     } else {
         (&SEED003_TABLE1_COUNTS[..], SEED003_TABLE1_RUNS)
     };
-    eprintln!("reproduce: seed 003 Table 1: {runs} multicasts per cell on mesh:10x10x10");
+    if !quiet {
+        eprintln!("reproduce: seed 003 Table 1: {runs} multicasts per cell on mesh:10x10x10");
+    }
     let cells = seed003_table1(counts, runs, seed)?;
     let heads: Vec<String> = counts
         .iter()
@@ -107,7 +109,7 @@ fn latency_cell(r: &Report) -> Option<String> {
 }
 
 /// Seed 003 Figs. 8–9: mean multicast latency per load and algorithm, the lowest in bold.
-pub fn seed003_figures_section(quick: bool, seed: u64) -> Result<String> {
+pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
     let loads = if quick {
         &SEED003_FIGURE_LOADS[..1]
     } else {
@@ -128,7 +130,7 @@ pub fn seed003_figures_section(quick: bool, seed: u64) -> Result<String> {
     );
     for (figure, k) in [(8, 10), (9, 20)] {
         let setups = seed003_figure(k, loads, m, seed)?;
-        let reports = run_all(&setups, &format!("seed 003 Fig. {figure}"))?;
+        let reports = run_all(&setups, &format!("seed 003 Fig. {figure}"), quiet)?;
         let _ = write!(
             out,
             "\nFig. {figure} ({k} destinations):\n\n| load | {} |\n|---|{}\n",
@@ -163,7 +165,7 @@ pub fn seed003_figures_section(quick: bool, seed: u64) -> Result<String> {
 }
 
 /// Seed 002 Figs. 6–8: one-port against two-port mean multicast latency along each figure's axis.
-pub fn seed002_figures_section(quick: bool, seed: u64) -> Result<String> {
+pub fn seed002_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
     let m = measure(quick);
     let (k, load, length) = SEED002_BASE;
     let mut out = format!(
@@ -185,7 +187,7 @@ pub fn seed002_figures_section(quick: bool, seed: u64) -> Result<String> {
             axis.truncate(1);
         }
         let setups = seed002_figure(&axis, SEED002_BASE, m, seed)?;
-        let reports = run_all(&setups, &format!("seed 002 {title}"))?;
+        let reports = run_all(&setups, &format!("seed 002 {title}"), quiet)?;
         let n = axis.len();
         let mean = |r: &Report| {
             r.multicast

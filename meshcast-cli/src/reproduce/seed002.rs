@@ -109,6 +109,7 @@ fn step_bounds(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     );
     let bar = progress_bar(
         PORTS.len() as u64 * KS.len() as u64 * u64::from(runs),
+        "multicasts",
         quiet,
     );
     bar.set_prefix(format!("seed 002 step bound, {TOPOLOGY}, d = 1…4: "));

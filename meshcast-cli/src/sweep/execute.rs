@@ -40,7 +40,7 @@ pub fn execute(
     };
     let owed = |i: usize| samples(sweep, shard, i);
     let todo: u64 = (0..done.len()).filter(|&i| !done[i]).map(owed).sum();
-    let bar = progress_bar(todo, quiet);
+    let bar = progress_bar(todo, "multicasts", quiet);
     for batch in batches(&done, owed) {
         let part = sweep.run_points(shard, &batch, &|n| bar.inc(n))?;
         tally.merge(&part);
@@ -102,21 +102,23 @@ fn batches(done: &[bool], owed: impl Fn(usize) -> u64) -> Vec<Vec<bool>> {
     out
 }
 
-/// A bar counting multicasts on standard error, after its prefix (none unless set); indicatif
-/// hides it when standard error is not a terminal, and `quiet` hides it always.
-pub(crate) fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+/// A bar counting `unit`s (multicasts, simulations) on standard error with the time left,
+/// after its prefix (none unless set); indicatif hides it when standard error is not a
+/// terminal, and `quiet` hides it always. Every long command of the CLI shows this one bar.
+pub(crate) fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(TEMPLATE) {
+    if let Ok(style) = ProgressStyle::with_template(&template(unit)) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
 }
 
-const TEMPLATE: &str =
-    "{prefix}{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} multicasts, {eta} left";
+fn template(unit: &str) -> String {
+    format!("{{prefix}}{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit}, {{eta}} left")
+}
 
 #[cfg(test)]
 mod tests {
@@ -138,6 +140,6 @@ mod tests {
 
     #[test]
     fn the_progress_template_parses() {
-        assert!(ProgressStyle::with_template(TEMPLATE).is_ok());
+        assert!(ProgressStyle::with_template(&template("simulations")).is_ok());
     }
 }
