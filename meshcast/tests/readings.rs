@@ -1,5 +1,5 @@
 //! Readings of issue 17 that need a full experiment (slow in debug builds: run with
-//! `cargo test --release -p meshcast --test readings -- --ignored`).
+//! `cargo test --release -p meshcast --test main readings -- --ignored`).
 
 use meshcast::algo;
 use meshcast::experiment::published::WANG_MEANS;
