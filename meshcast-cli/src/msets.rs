@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use meshcast::sim::saf::deterministic::Deterministic;
 use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::randomized::Randomized;
@@ -20,6 +19,7 @@ use serde::Serialize;
 
 use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
+use crate::sweep::{progress_bar, Count};
 use crate::text::{table, Align};
 
 /// Arguments of `meshcast msets`.
@@ -184,7 +184,12 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
     }
     let out = output_file(args)?;
     output::check_outputs(None, args.plot.as_deref())?;
-    let bar = progress_bar(&points, args.quiet);
+    let total = points.iter().map(|&(side, i, _)| work(side, i)).sum();
+    let bar = progress_bar(total, Count::Percent, args.quiet);
+    if !args.quiet {
+        // Points of a large mesh run for minutes between increments.
+        bar.enable_steady_tick(Duration::from_millis(500));
+    }
     let mut rows = Vec::new();
     for &(side, instance, algo) in &points {
         bar.set_message(format!(
@@ -236,23 +241,6 @@ fn output_file(args: &MsetsArgs) -> Result<Option<(PathBuf, Format)>> {
         output::check_directory(path)?;
     }
     Ok(out)
-}
-
-/// A bar over the sweep's points weighted by their simulation work, with the point being run
-/// and the time left; hidden with `quiet` and when standard error is not a terminal.
-fn progress_bar(points: &[(u32, Instance, Algorithm)], quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let total = points.iter().map(|&(side, i, _)| work(side, i)).sum();
-    let bar = ProgressBar::new(total);
-    if let Ok(style) =
-        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {percent}% {msg}, {eta} left")
-    {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.enable_steady_tick(Duration::from_millis(500));
-    bar
 }
 
 /// A point's weight on the progress bar: the packet hops of an optimal routing, c·n packets

@@ -39,7 +39,7 @@ mod seed003;
 
 use crate::args::ReproduceArgs;
 use crate::output;
-use crate::sweep::progress_bar;
+use crate::sweep::{progress_bar, Count};
 
 /// Runs per point in `--quick` mode: enough to exercise every experiment, far too few to compare.
 const QUICK_RUNS: u32 = 3;
@@ -202,7 +202,7 @@ fn run_schedules(
     quiet: bool,
 ) -> Result<Vec<SweepTally>> {
     let orders: Vec<&str> = schedules.iter().map(|&o| o.name()).collect();
-    let bar = progress_bar(s.units(), "multicasts", quiet);
+    let bar = progress_bar(s.units(), Count::Of("multicasts"), quiet);
     bar.set_prefix(format!(
         "{label}, {}, {} order: ",
         s.shape,

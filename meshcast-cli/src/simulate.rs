@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::args::ParamArgs;
 use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
-use crate::sweep::progress_bar;
+use crate::sweep::{progress_bar, Count};
 use crate::text::{table, Align};
 
 pub const SIMULATE_EXAMPLES: &str = "\
@@ -294,7 +294,7 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
     for setup in &setups {
         validate(setup).map_err(|e| naming_the_flag(e, setup))?;
     }
-    let bar = progress_bar(setups.len() as u64, "simulations", args.quiet);
+    let bar = progress_bar(setups.len() as u64, Count::Of("simulations"), args.quiet);
     bar.set_prefix(format!("simulate, {}: ", shape));
     let reports = simulate_all(&setups, &|| bar.inc(1));
     bar.finish_and_clear();

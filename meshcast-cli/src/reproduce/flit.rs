@@ -14,7 +14,7 @@ use meshcast::sim::wormhole::seeds::{
 };
 use meshcast::sim::wormhole::traffic::{simulate_all, Measure, Report, Setup};
 
-use crate::sweep::progress_bar;
+use crate::sweep::{progress_bar, Count};
 
 /// Seed 003's abbreviations of [`SEED003_ALGORITHMS`], in the same order.
 const ABBREVIATIONS: [&str; 4] = ["DP", "MP", "CP", "QG"];
@@ -41,7 +41,7 @@ fn measure(quick: bool) -> Measure {
 /// Every setup run in parallel, in order, under one progress bar (hidden with `quiet`); the
 /// first error stops the section.
 fn run_all(setups: &[Setup], label: &str, quiet: bool) -> Result<Vec<Report>> {
-    let bar = progress_bar(setups.len() as u64, "simulations", quiet);
+    let bar = progress_bar(setups.len() as u64, Count::Of("simulations"), quiet);
     if let Some(s) = setups.first() {
         bar.set_prefix(format!("{label}, {}: ", s.shape));
     }

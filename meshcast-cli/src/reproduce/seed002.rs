@@ -12,7 +12,7 @@ use meshcast::experiment::steps::StepCheck;
 use meshcast::route::hamiltonian::Snake;
 use meshcast::topology::{Node, Shape};
 
-use crate::sweep::progress_bar;
+use crate::sweep::{progress_bar, Count};
 
 /// The mesh of seed 002's Figs. 6–8.
 const TOPOLOGY: &str = "mesh:16x16";
@@ -109,7 +109,7 @@ fn step_bounds(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     );
     let bar = progress_bar(
         PORTS.len() as u64 * KS.len() as u64 * u64::from(runs),
-        "multicasts",
+        Count::Of("multicasts"),
         quiet,
     );
     bar.set_prefix(format!("seed 002 step bound, {TOPOLOGY}, d = 1…4: "));

@@ -40,7 +40,7 @@ pub fn execute(
     };
     let owed = |i: usize| samples(sweep, shard, i);
     let todo: u64 = (0..done.len()).filter(|&i| !done[i]).map(owed).sum();
-    let bar = progress_bar(todo, "multicasts", quiet);
+    let bar = progress_bar(todo, Count::Of("multicasts"), quiet);
     for batch in batches(&done, owed) {
         let part = sweep.run_points(shard, &batch, &|n| bar.inc(n))?;
         tally.merge(&part);
@@ -102,22 +102,35 @@ fn batches(done: &[bool], owed: impl Fn(usize) -> u64) -> Vec<Vec<bool>> {
     out
 }
 
-/// A bar counting `unit`s (multicasts, simulations) on standard error with the time left,
-/// after its prefix (none unless set); indicatif hides it when standard error is not a
-/// terminal, and `quiet` hides it always. Every long command of the CLI shows this one bar.
-pub(crate) fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
+/// What a progress bar counts.
+#[derive(Clone, Copy)]
+pub(crate) enum Count<'a> {
+    /// Whole things of this unit (multicasts, simulations): "12/40 multicasts".
+    Of(&'a str),
+    /// Weighted work, as a percentage, followed by the bar's message (what runs now).
+    Percent,
+}
+
+/// A bar on standard error with the time left, after its prefix (none unless set); indicatif
+/// hides it when standard error is not a terminal, and `quiet` hides it always. Every long
+/// command of the CLI shows this one bar.
+pub(crate) fn progress_bar(len: u64, count: Count, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(&template(unit)) {
+    if let Ok(style) = ProgressStyle::with_template(&template(count)) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
 }
 
-fn template(unit: &str) -> String {
-    format!("{{prefix}}{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit}, {{eta}} left")
+fn template(count: Count) -> String {
+    let count = match count {
+        Count::Of(unit) => format!("{{human_pos}}/{{human_len}} {unit}"),
+        Count::Percent => "{percent}% {msg}".to_string(),
+    };
+    format!("{{prefix}}{{elapsed_precise}} [{{wide_bar}}] {count}, {{eta}} left")
 }
 
 #[cfg(test)]
@@ -140,6 +153,8 @@ mod tests {
 
     #[test]
     fn the_progress_template_parses() {
-        assert!(ProgressStyle::with_template(&template("simulations")).is_ok());
+        for count in [Count::Of("simulations"), Count::Percent] {
+            assert!(ProgressStyle::with_template(&template(count)).is_ok());
+        }
     }
 }
