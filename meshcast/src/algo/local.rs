@@ -12,11 +12,16 @@
 //! few nodes away — instead of scanning the whole tree (the papers' O(N) per destination).
 //!
 //! A plan's work is proportional to its trees, not to the topology (issue 14): the per-node
-//! arrays live in a per-thread scratch reused from plan to plan ([`Forest`]), the trees keep
+//! arrays live in a per-thread scratch reused from plan to plan (`Forest`), the trees keep
 //! their nodes in insertion order, pruning is one backward pass over them, the plan is listed
 //! straight from the grid neighbours of each node, and coordinates come from multiplications by
 //! precomputed inverses, not divisions. Memory: 8 bytes per node of the largest topology a
 //! thread has routed on, plus one bit per node; kept until the thread ends.
+//!
+//! Public: what a tree algorithm needs to grow its tree, in this crate or another —
+//! [`Grid`] (local ids and coordinates), [`LocalTree`] (membership and the ways to grow) and
+//! [`Reach`]; an implementation is a [`crate::algo::reduce::ZoneAlgorithm`]. The scratch, the
+//! insertion numbers and pruning stay inside: [`crate::algo::reduce::lift`] runs them.
 
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -52,9 +57,10 @@ impl Divisor {
     }
 }
 
-/// A box-shaped mesh `e₀ × … × eₙ₋₁` with local ids (dimension 0 fastest).
+/// A box-shaped mesh `e₀ × … × eₙ₋₁` with local ids (dimension 0 fastest): the node at local
+/// coordinates `c` has id `Σ cᵢ · strideᵢ`, the origin id 0.
 #[derive(Clone, Debug)]
-pub(crate) struct Grid {
+pub struct Grid {
     ext: Vec<u32>,
     stride: Vec<u32>,
     by_stride: Vec<Divisor>,
@@ -79,7 +85,8 @@ impl Grid {
         }
     }
 
-    pub(crate) fn rank(&self) -> usize {
+    /// The number of dimensions.
+    pub fn rank(&self) -> usize {
         self.ext.len()
     }
 
@@ -87,11 +94,13 @@ impl Grid {
         self.len as usize
     }
 
-    pub(crate) fn extent(&self, d: usize) -> u32 {
+    /// The number of nodes along dimension `d`.
+    pub fn extent(&self, d: usize) -> u32 {
         self.ext[d]
     }
 
-    pub(crate) fn coord(&self, i: u32, d: usize) -> u32 {
+    /// The coordinate of node `i` in dimension `d`.
+    pub fn coord(&self, i: u32, d: usize) -> u32 {
         self.by_ext[d].rem(self.by_stride[d].div(i))
     }
 
@@ -100,17 +109,19 @@ impl Grid {
     }
 
     /// The coordinates of `i` into `out` (one per dimension), without allocating.
-    pub(crate) fn coords_into(&self, i: u32, out: &mut [u32]) {
+    pub fn coords_into(&self, i: u32, out: &mut [u32]) {
         for (d, c) in out.iter_mut().enumerate().take(self.rank()) {
             *c = self.coord(i, d);
         }
     }
 
-    pub(crate) fn index(&self, c: &[u32]) -> u32 {
+    /// The id of the node at local coordinates `c`.
+    pub fn index(&self, c: &[u32]) -> u32 {
         c.iter().zip(&self.stride).map(|(&x, &s)| x * s).sum()
     }
 
-    pub(crate) fn stride(&self, d: usize) -> u32 {
+    /// The id difference between neighbours along dimension `d`.
+    pub fn stride(&self, d: usize) -> u32 {
         self.stride[d]
     }
 
@@ -122,7 +133,7 @@ impl Grid {
 
 /// Where [`LocalTree::join`] looks for the tree node closest to a destination `u`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Reach {
+pub enum Reach {
     /// Among tree nodes in the zone `{origin ⇔ u}` (every coordinate at most `u`'s): DIAG and
     /// DDS, "find a node c in MT and in zone {s ⇔ u} that is closest to node u". The origin is
     /// always a candidate, so the route from it is a shortest path.
@@ -132,7 +143,14 @@ pub(crate) enum Reach {
     Anywhere,
 }
 
-/// Flags kept in the high bits of a node's `parent` word (ids stay below 2²⁶, `MAX_NODES`).
+// A node's `parent` word, from the high bit down:
+//
+//   bit 31     STEM  on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
+//   bit 30     DEST  a destination (set by `LocalTree::prune`)
+//   bit 29     KEEP  a destination lies below it (set by `LocalTree::prune`)
+//   bits 0–28  ID    the parent's local id; ids stay below 2²⁶ (`topology::MAX_NODES`)
+//
+// The origin's word is 0 (its own id, no flag). Membership is not in the word but in the bitmap.
 const STEM: u32 = 1 << 31;
 const DEST: u32 = 1 << 30;
 const KEEP: u32 = 1 << 29;
@@ -284,8 +302,11 @@ impl Drop for Forest {
     }
 }
 
-/// A multicast tree inside a [`Grid`], rooted at the local origin.
-pub(crate) struct LocalTree<'a> {
+/// A multicast tree inside a [`Grid`], rooted at the local origin: what
+/// [`crate::algo::reduce::ZoneAlgorithm::grow`] grows. Only [`crate::algo::reduce::lift`] makes
+/// one. Node ids are those of [`LocalTree::grid`]; an id outside it panics, and debug builds
+/// check that every new node hangs from a tree node.
+pub struct LocalTree<'a> {
     pub(crate) grid: Grid,
     slots: &'a mut [Slot],
     /// Bit `offset + i`: node `i` is in the tree.
@@ -300,12 +321,20 @@ pub(crate) struct LocalTree<'a> {
 }
 
 impl LocalTree<'_> {
-    pub(crate) fn contains(&self, i: u32) -> bool {
+    /// The grid the tree lies in.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// Whether node `i` is in the tree.
+    pub fn contains(&self, i: u32) -> bool {
         bit(self.member, self.offset + i as usize)
     }
 
-    /// Add `child` (not yet in the tree) below `parent` (in the tree, a neighbour).
-    pub(crate) fn attach(&mut self, child: u32, parent: u32) {
+    /// Add `child` (not yet in the tree) below `parent` (in the tree, a grid neighbour of
+    /// `child`). A child that is no neighbour of its parent is not a link: the plan leaves it
+    /// out, and the validator then reports the destinations it cut off.
+    pub fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
         self.slots[child as usize] = Slot {
             seq: *self.next_seq,
@@ -316,8 +345,9 @@ impl LocalTree<'_> {
         self.nodes.push(child);
     }
 
-    /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first.
-    pub(crate) fn mark_stem(&mut self, i: u32) {
+    /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first when
+    /// [`crate::algo::reduce::ZoneAlgorithm::stem_first`] says so.
+    pub fn mark_stem(&mut self, i: u32) {
         self.slots[i as usize].parent |= STEM;
     }
 
@@ -325,7 +355,7 @@ impl LocalTree<'_> {
     /// each dimension walked towards `to`'s coordinate). Where that route meets the tree again,
     /// the new branch starts at the last tree node on it, so links shared with the tree are used
     /// once and the result stays a tree.
-    pub(crate) fn connect(&mut self, from: u32, to: u32) {
+    pub fn connect(&mut self, from: u32, to: u32) {
         debug_assert!(self.contains(from));
         let mut route = std::mem::take(&mut self.route);
         route.clear();
@@ -351,7 +381,7 @@ impl LocalTree<'_> {
 
     /// Join `u` to the tree: find the tree node closest to it (earliest inserted among equals)
     /// and connect `u` from there by the dimension-ordered route.
-    pub(crate) fn join(&mut self, u: u32, reach: Reach) {
+    pub fn join(&mut self, u: u32, reach: Reach) {
         let c = self.closest(u, reach == Reach::Anywhere);
         self.connect(c, u);
     }

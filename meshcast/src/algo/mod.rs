@@ -8,10 +8,14 @@
 //! A [`Request`] is checked once (distinct destinations, none of them the source) before any
 //! algorithm runs; [`AlgoInfo::route`] then checks the topology against the row and returns a
 //! [`Plan`]. In debug builds every plan is validated before it is returned.
+//!
+//! Tree algorithms are written once, for a mesh with the source at its origin
+//! ([`reduce::ZoneAlgorithm`], growing a [`local::LocalTree`]), and [`reduce::lift`] carries them
+//! to tori and to any source; another crate adds a tree algorithm the same way.
 
-pub(crate) mod local;
+pub mod local;
 pub mod path;
-pub(crate) mod reduce;
+pub mod reduce;
 pub mod tree;
 pub mod unicast;
 

@@ -17,6 +17,9 @@
 //! hops to zone origins go first, lower zone first ("wraparound links have a higher transmission
 //! priority", seed 001 §3.2.1.4 and §3.2.1.6); then the zone's own tree in its algorithm's order.
 //!
+//! Public: [`ZoneAlgorithm`], what a tree algorithm implements, and [`lift`], which runs it; the
+//! zone arithmetic and the listing of the plan stay inside.
+//!
 //! Our choices where the papers are silent (docs/ALGORITHMS.md): the negative mesh zones start one
 //! hop below the source instead of sharing its row and column (the paper's overlapping submeshes
 //! would let two subtrees use the same links); the 3D torus example joins zone (x,y,z) through
@@ -25,17 +28,59 @@
 use std::collections::BTreeSet;
 
 use super::local::{Forest, Grid, LocalTree};
+use super::Request;
 use crate::plan::{Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
-/// A tree algorithm stated for a mesh with the source at its origin.
-pub(crate) trait ZoneAlgorithm: Sync {
-    /// Grow `tree` (which holds the origin only) until it reaches every destination in `dests`
-    /// (local ids, distinct, possibly including the origin itself).
-    fn grow(&self, tree: &mut LocalTree, dests: &[u32]);
+/// A tree algorithm stated for a mesh with the source at its origin (seed 001 §3.1.1): the
+/// extension point for tree algorithms, inside this crate or outside it.
+///
+/// An implementation only grows one zone's tree; [`lift`] runs it in every zone of a torus or
+/// around an arbitrary mesh source, prunes the branches that serve no destination, joins the
+/// zones and lists the sends in port order. Every `ZoneAlgorithm` is therefore an
+/// [`Algorithm`](crate::algo::Algorithm) on every n-D mesh and torus, and can fill an
+/// [`AlgoInfo`](crate::algo::AlgoInfo) row of the caller's own.
+///
+/// The contract of [`ZoneAlgorithm::grow`]:
+/// * grow the tree only through [`LocalTree`]'s methods — [`LocalTree::attach`] (one link to a
+///   neighbour), [`LocalTree::connect`] (a dimension-ordered route) and [`LocalTree::join`] (from
+///   the closest tree node) — so that it stays a tree rooted at the local origin;
+/// * when it returns, every destination is in the tree (the plan's validator reports any that is
+///   not);
+/// * if every destination is reached along a monotone path (each coordinate only grows, as
+///   [`Reach::InZone`](super::local::Reach::InZone) guarantees), the lifted plan reaches every destination along a shortest
+///   path of the torus or mesh.
+///
+/// ```
+/// use meshcast::algo::local::{LocalTree, Reach};
+/// use meshcast::algo::reduce::{lift, ZoneAlgorithm};
+/// use meshcast::algo::Request;
+///
+/// /// Destinations in the order given, each joined to the closest tree node in its zone.
+/// struct InOrder;
+///
+/// impl ZoneAlgorithm for InOrder {
+///     fn grow(&self, tree: &mut LocalTree<'_>, dests: &[u32]) {
+///         for &u in dests {
+///             tree.join(u, Reach::InZone);
+///         }
+///     }
+/// }
+///
+/// let req = Request::parse("torus:6x6", "2,3", "0,0 5,5 2,0 4,4")?;
+/// let plan = lift(&InOrder, &req);
+/// plan.validate(req.shape(), true)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait ZoneAlgorithm: Sync {
+    /// Grow `tree` (which holds the origin only) until it reaches every destination in `dests`:
+    /// local ids of `tree`'s grid ([`Grid::index`] of local coordinates), distinct, possibly
+    /// including the origin (id 0) itself — the origin of a zone other than the source's.
+    fn grow(&self, tree: &mut LocalTree<'_>, dests: &[u32]);
 
-    /// Whether a branching node serves its stem child first (DIAG); otherwise children go in
-    /// dimension order, increasing direction first.
+    /// Whether a branching node serves its stem child (marked by [`LocalTree::mark_stem`]) first,
+    /// as DIAG does; otherwise, and after it, children go in dimension order, increasing
+    /// direction first.
     fn stem_first(&self) -> bool {
         false
     }
@@ -167,8 +212,12 @@ pub(crate) fn feeder(b: u32) -> u32 {
     b & !(1 << (31 - b.leading_zeros()))
 }
 
-/// Run `algo` in every zone of `shape` around `source` and join the subtrees into one tree plan.
-pub(crate) fn lift(algo: &dyn ZoneAlgorithm, shape: &Shape, source: Node, dests: &[Node]) -> Plan {
+/// Run `algo` in every zone of the request's shape around its source and join the subtrees into
+/// one tree plan (seed 001 §3.1.1 and §3.1.3; the port order is the module's). The plan is not
+/// validated here: [`AlgoInfo::route`](crate::algo::AlgoInfo::route) does it in debug builds,
+/// and [`Plan::validate`] does it on demand.
+pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
+    let (shape, source, dests) = (request.shape(), request.source(), request.destinations());
     let zones = Zones::new(shape, source);
     let n = shape.rank();
     // Every destination's zone and local coordinates; grouped by zone, request order within one.

@@ -1,7 +1,7 @@
 //! Tree-based multicast for store-and-forward networks: one file per algorithm.
 //!
 //! Each algorithm is written for a mesh with the source at its origin (the papers' setting) as a
-//! `ZoneAlgorithm`; the crate-private `algo::reduce` lifts it to tori and to any source. Every tree is
+//! [`ZoneAlgorithm`]; [`crate::algo::reduce::lift`] lifts it to tori and to any source. Every tree is
 //! pruned of branches that serve no destination before it becomes a [`crate::plan::Plan`].
 
 pub mod dds;
@@ -20,12 +20,7 @@ use crate::plan::Plan;
 
 impl<T: ZoneAlgorithm> Algorithm for T {
     fn plan(&self, request: &Request) -> Plan {
-        lift(
-            self,
-            request.shape(),
-            request.source(),
-            request.destinations(),
-        )
+        lift(self, request)
     }
 }
 
