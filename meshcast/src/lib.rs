@@ -1,26 +1,63 @@
 //! # meshcast
 //!
 //! Multicast routing in mesh and torus interconnection networks (multicomputers, networks-on-chip):
-//! the published algorithms, one validator, and the models the literature measures them with.
+//! the published algorithms, one validator, the models the literature measures them with, two
+//! simulators that execute the plans, and the experiments of the papers. The papers are cited by
+//! number, "seed 000" to "seed 004": the table at the end gives each one in full.
 //!
-//! The data flows one way:
+//! ## The data flow
 //!
 //! ```text
-//! topology ──► algorithm ──► plan ──► model ──► metrics
-//! (Shape)      (REGISTRY)    (Plan)   (eval)    (Metrics)
+//! topology ──► algorithm ──► plan ──┬──► model ──► metrics ──► experiment
+//! (Shape)      (REGISTRY)    (Plan) │    (eval,     (Metrics,   (sweeps, the seeds'
+//!                  ▲                │    contention, latency,    tables, gaps to
+//!                  │                │    schedule)   steps)      the exact optima)
+//!   route ─────────┘                └──► simulator (sim): flit-level wormhole under load
+//!   (unicast routing)                    (sim::saf: whole message sets, seed 004)
 //! ```
 //!
-//! * [`topology`]: n-dimensional meshes and tori, nodes, channels, distances.
+//! An algorithm decides routes and returns them as a [`plan::Plan`] — data, no metric; every
+//! model, simulator and check takes any plan. Nothing in the library does I/O: the `meshcast`
+//! command line (crate `meshcast-cli`) parses, prints, draws and serves.
+//!
+//! ## The modules
+//!
+//! * [`topology`]: n-dimensional meshes and tori, nodes, channels, distances. It knows nothing
+//!   of multicast: the geometry every other module uses.
+//! * [`route`]: unicast routing functions — the snake labelling and Hamiltonian-path routing
+//!   `R(u, v)`, dimension-ordered routing — that the path- and unicast-based algorithms and the
+//!   simulator route their messages with.
 //! * [`algo`]: the [`algo::Algorithm`] trait and the [`algo::REGISTRY`] of every algorithm —
-//!   tree-, path- and unicast-based — with the reductions that lift an origin-source mesh algorithm
-//!   to tori and to any source.
-//! * [`plan`]: the [`plan::Plan`] every algorithm returns, and its validator.
-//! * [`route`]: unicast routing functions — the snake labelling and Hamiltonian-path routing,
-//!   dimension-ordered routing.
-//! * [`eval`]: traffic, additional traffic, one-port and all-port store-and-forward time,
-//!   wormhole latency, message-passing steps.
-//! * [`contention`]: stepwise and depth channel contention among a plan's messages.
-//! * [`schedule`]: the port order at each node — the paper's, or the optimal one.
+//!   tree-, path- and unicast-based, one file each — and a checked [`algo::Request`]. Tree
+//!   algorithms are written for a mesh with the source at its origin
+//!   ([`algo::reduce::ZoneAlgorithm`]) and lifted to tori and any source once
+//!   ([`algo::reduce::lift`]): the extension point for tree algorithms of other crates.
+//!   Algorithms decide routes only; they compute no metric.
+//! * [`plan`]: the [`plan::Plan`] every algorithm returns — sends that drop copies, in port
+//!   order — and its one validator.
+//! * [`schedule`]: the port order at each node — the paper's, the optimal one, wraparound links
+//!   last. It reorders a plan's sends and never changes its routes.
+//! * [`eval`]: the static models, formulas of a plan: traffic, additional traffic, one-port and
+//!   all-port store-and-forward time, wormhole, circuit-switching and cut-through latency,
+//!   message-passing steps (seed 001 §2.1.2.4).
+//! * [`contention`]: stepwise and depth channel contention among a plan's messages (seed 002
+//!   §2.3).
+//! * [`exact`]: exact optima for small instances (OMT, MST, OMP, OMC, the least one-port time),
+//!   the yardsticks the heuristics' gaps are measured against.
+//! * [`sim`]: simulators that execute routing step by step instead of by formula:
+//!   [`sim::wormhole`], flit-level wormhole routers under load running any plan (seeds 002,
+//!   003); [`sim::saf`], seed 004's store-and-forward mesh with bounded buffers and its
+//!   algorithms for whole multicast message sets.
+//! * [`experiment`]: the seeds' published numbers and worked examples, and the machinery that
+//!   sets ours against them — random workloads, Monte-Carlo sweeps with exact tallies and shards,
+//!   statistics, optimality gaps.
+//! * [`error`]: every failure as a value ([`Error`], [`InputError`], [`PlanError`]); no panic on
+//!   user input.
+//!
+//! `meshcast/examples/` runs the flow end to end: `route`, `extension` (a tree algorithm from
+//! another crate), `sweep` and `load`.
+//!
+//! ## One multicast
 //!
 //! ```
 //! use meshcast::algo::{self, Request};
@@ -40,7 +77,8 @@
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-
+//!
+#![doc = include_str!("../../docs/SEEDS.md")]
 #![warn(missing_docs)]
 
 /// The library example of README.md, compiled and run as a doctest so it stays true.
