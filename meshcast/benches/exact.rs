@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::Case;
+use meshcast::algo::Family;
 use meshcast::exact;
 
 fn main() {
@@ -56,8 +58,14 @@ fn one_port(bencher: divan::Bencher, case: usize) {
     bencher.bench(|| exact::one_port(divan::black_box(&req)).unwrap());
 }
 
-/// The heuristics the optima are compared with, on the same cases, for scale.
-#[divan::bench(args = ["diag", "dds", "rsa"], sample_count = 5, sample_size = 10)]
-fn heuristic_on_8x8_k16(bencher: divan::Bencher, name: &str) {
-    common::bench_route(bencher, name, &common::request("mesh:8x8", 16));
+/// The heuristics the optima are compared with, on one of the same cases, for scale.
+#[divan::bench(
+    args = common::cases(Family::Tree, &[("mesh:8x8", 16)])
+        .into_iter()
+        .filter(|c| ["diag", "dds", "rsa"].contains(&c.algo.name)),
+    sample_count = 5,
+    sample_size = 10
+)]
+fn heuristic(bencher: divan::Bencher, case: Case) {
+    case.bench(bencher, &case.request());
 }

@@ -1,12 +1,16 @@
-//! Throughput of every tree algorithm: plans per second, on the sizes of issue 2 — 20×20 with
-//! K = 200, 256×256 with K = 5,000, 32×32×32 with K = 5,000 — each on the mesh and the torus,
-//! and issue 14's 1024×1024 mesh with K = N/100 = 10,486; source at the origin, one fixed random
-//! destination set per case (seed 1). `meshcast bench` measures the same way on many multicasts.
+//! Throughput of every tree algorithm of the registry: plans per second, on the sizes of issue 2 —
+//! 20×20 with K = 200, 256×256 with K = 5,000, 32×32×32 with K = 5,000 — each on the mesh and the
+//! torus, and issue 14's 1024×1024 mesh with K = N/100 = 10,486; source at the origin, one fixed
+//! random destination set per case (seed 1). `meshcast bench` measures the same way on many
+//! multicasts.
 //!
 //! Run: `cargo bench -p meshcast --bench trees`. Divan reports time per plan; docs/PERFORMANCE.md
 //! records the figures with ns per tree link (time / traffic).
 
 mod common;
+
+use common::Case;
+use meshcast::algo::Family;
 
 fn main() {
     divan::main();
@@ -22,27 +26,8 @@ const CASES: &[(&str, usize)] = &[
     ("mesh:1024x1024", 10486),
 ];
 
-fn bench_algo(bencher: divan::Bencher, name: &str, case: usize) {
-    let (topology, k) = CASES[case];
-    common::bench_route(bencher, name, &common::request(topology, k));
-}
-
-macro_rules! benches {
-    ($($name:ident => $algo:literal),* $(,)?) => {$(
-        #[divan::bench(args = 0..CASES.len(), sample_count = 10, sample_size = 1)]
-        fn $name(bencher: divan::Bencher, case: usize) {
-            bench_algo(bencher, $algo, case);
-        }
-    )*};
-}
-
-benches! {
-    vh => "vh",
-    dist => "dist",
-    min => "min",
-    diag => "diag",
-    dds => "dds",
-    rsa => "rsa",
-    pair => "pair",
-    pair_min => "pair-min",
+/// Every tree algorithm of the registry on every case it supports.
+#[divan::bench(args = common::cases(Family::Tree, CASES), sample_count = 10, sample_size = 1)]
+fn route(bencher: divan::Bencher, case: Case) {
+    case.bench(bencher, &case.request());
 }

@@ -1,14 +1,15 @@
-//! Throughput of every unicast-based algorithm, and of the models that measure them, on the
-//! sizes of issue 4 — 20×20 with K = 200 and 16×16×16 with K = 1,000 — on the mesh and the
-//! torus, source at the origin, one fixed random destination set per case (seed 1). An algorithm
-//! skips the shapes it does not support (`u-mesh`: meshes, `u-torus`: tori, `multiport`: 2D).
+//! Throughput of every unicast-based algorithm of the registry, and of the models that measure
+//! them, on the sizes of issue 4 — 20×20 with K = 200 and 16×16×16 with K = 1,000 — on the mesh
+//! and the torus, source at the origin, one fixed random destination set per case (seed 1). An
+//! algorithm runs on the shapes it supports (`u-mesh`: meshes, `u-torus`: tori, `multiport`: 2D).
 //!
 //! Run: `cargo bench -p meshcast --bench unicast`. Divan reports time per plan (or per
 //! evaluation); docs/PERFORMANCE.md records the figures with ns per link (time / traffic).
 
 mod common;
 
-use meshcast::algo::{self, Params, Request};
+use common::Case;
+use meshcast::algo::{self, Family, Params, Request};
 use meshcast::contention::Contention;
 use meshcast::eval::{message_steps, Ports};
 use meshcast::plan::Plan;
@@ -24,40 +25,31 @@ const CASES: &[(&str, usize)] = &[
     ("torus:16x16x16", 1000),
 ];
 
-fn request(case: usize, ports: u32) -> Request {
-    let (topology, k) = CASES[case];
+/// Every unicast-based algorithm of the registry on every case it supports, with the papers'
+/// settings (the multiport algorithm's d = 2).
+#[divan::bench(args = common::cases(Family::Unicast, CASES), sample_count = 20, sample_size = 10)]
+fn route(bencher: divan::Bencher, case: Case) {
+    case.bench(bencher, &case.request());
+}
+
+/// The multiport algorithm with d = 4 ports.
+#[divan::bench(
+    args = common::cases(Family::Unicast, CASES).into_iter().filter(|c| c.algo.name == "multiport"),
+    sample_count = 20,
+    sample_size = 10
+)]
+fn multiport_4_ports(bencher: divan::Bencher, case: Case) {
     let params = Params {
-        ports,
+        ports: 4,
         ..Params::default()
     };
-    common::request(topology, k).with_params(params).unwrap()
-}
-
-fn bench_algo(bencher: divan::Bencher, name: &str, case: usize, ports: u32) {
-    common::bench_route(bencher, name, &request(case, ports));
-}
-
-macro_rules! benches {
-    ($($name:ident => ($algo:literal, $ports:literal)),* $(,)?) => {$(
-        #[divan::bench(args = 0..CASES.len(), sample_count = 20, sample_size = 10)]
-        fn $name(bencher: divan::Bencher, case: usize) {
-            bench_algo(bencher, $algo, case, $ports);
-        }
-    )*};
-}
-
-benches! {
-    separate => ("separate", 2),
-    u_mesh => ("u-mesh", 2),
-    u_torus => ("u-torus", 2),
-    multiport => ("multiport", 2),
-    multiport_4_ports => ("multiport", 4),
+    case.bench(bencher, &case.request().with_params(params).unwrap());
 }
 
 /// Separate addressing's plan, whose unicasts share the most channels: every destination's
 /// route leaves the source. The model benchmarks measure it.
 fn separate_plan(case: usize) -> (Request, Plan) {
-    let req = request(case, 2);
+    let req = common::request(CASES[case].0, CASES[case].1);
     let plan = algo::find("separate").unwrap().route(&req).unwrap();
     (req, plan)
 }

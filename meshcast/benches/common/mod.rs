@@ -1,7 +1,10 @@
 //! What every benchmark shares: the request of a case (source at the origin, one fixed random
-//! destination set, seed 1) and timing one algorithm's `route` on it.
+//! destination set, seed 1), the cases of the registry's algorithms, and timing one algorithm's
+//! `route`.
 
-use meshcast::algo::{self, Request};
+use std::fmt;
+
+use meshcast::algo::{AlgoInfo, Family, Request, REGISTRY};
 use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::topology::Shape;
 
@@ -13,11 +16,44 @@ pub fn request(topology: &str, k: usize) -> Request {
     Request::new(shape, origin, dests).unwrap()
 }
 
-/// Time `name` routing `req`; nothing when the algorithm does not support the shape.
-pub fn bench_route(bencher: divan::Bencher, name: &str, req: &Request) {
-    let info = algo::find(name).unwrap();
-    if !info.support.covers(req.shape()) {
-        return;
+/// One algorithm of the registry on one size: a topology and a destination count. Divan names
+/// the benchmark after it (`vh mesh:20x20 K=200`), so `cargo bench -- vh` selects an algorithm.
+#[derive(Clone, Copy, Debug)]
+pub struct Case {
+    pub algo: &'static AlgoInfo,
+    pub topology: &'static str,
+    pub k: usize,
+}
+
+impl Case {
+    /// The case's [`request`].
+    pub fn request(&self) -> Request {
+        request(self.topology, self.k)
     }
-    bencher.bench(|| info.route(divan::black_box(req)).unwrap());
+
+    /// Time the algorithm routing `req` (the case's request, perhaps with other settings).
+    pub fn bench(&self, bencher: divan::Bencher, req: &Request) {
+        bencher.bench(|| self.algo.route(divan::black_box(req)).unwrap());
+    }
+}
+
+impl fmt::Display for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} K={}", self.algo.name, self.topology, self.k)
+    }
+}
+
+/// Every algorithm of `family`, in registry order, on every size of `sizes` it supports: adding
+/// an algorithm to the registry adds its benchmarks.
+pub fn cases(family: Family, sizes: &[(&'static str, usize)]) -> Vec<Case> {
+    REGISTRY
+        .iter()
+        .filter(|a| a.family == family)
+        .flat_map(|algo| {
+            sizes
+                .iter()
+                .filter(|(topology, _)| algo.support.covers(&topology.parse().unwrap()))
+                .map(move |&(topology, k)| Case { algo, topology, k })
+        })
+        .collect()
 }

@@ -48,8 +48,8 @@ use crate::topology::{Kind, Node, Shape};
 /// * when it returns, every destination is in the tree (the plan's validator reports any that is
 ///   not);
 /// * if every destination is reached along a monotone path (each coordinate only grows, as
-///   [`Reach::InZone`](super::local::Reach::InZone) guarantees), the lifted plan reaches every destination along a shortest
-///   path of the torus or mesh.
+///   [`Reach::InZone`](super::local::Reach::InZone) guarantees), the lifted plan reaches every
+///   destination along a shortest path of the torus or mesh.
 ///
 /// ```
 /// use meshcast::algo::local::{LocalTree, Reach};
