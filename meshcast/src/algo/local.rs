@@ -304,8 +304,9 @@ impl Drop for Forest {
 
 /// A multicast tree inside a [`Grid`], rooted at the local origin: what
 /// [`crate::algo::reduce::ZoneAlgorithm::grow`] grows. Only [`crate::algo::reduce::lift`] makes
-/// one. Node ids are those of [`LocalTree::grid`]; an id outside it panics, and debug builds
-/// check that every new node hangs from a tree node.
+/// one. Node ids are those of [`LocalTree::grid`]: another id is the caller's bug — it panics,
+/// or builds a plan the validator rejects — and debug builds check that every new node hangs
+/// from a tree node.
 pub struct LocalTree<'a> {
     pub(crate) grid: Grid,
     slots: &'a mut [Slot],
