@@ -7,7 +7,7 @@ use svg::node::element::{
     Circle, Definitions, Group, Line, Marker, Path, Polygon, Rectangle, Text,
 };
 
-use super::layout::{px, NODE_R, P};
+use super::layout::{px, HEAD_GAP, NODE_R, P, TAIL_GAP};
 
 /// Colour of the tree: links, arrowheads, hop numbers.
 pub const TREE: &str = "#1f4e9c";
@@ -23,6 +23,27 @@ pub const PALETTE: [&str; 10] = [
     "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#7b3294", "#8c510a",
     "#b2182b", "#4d4d4d",
 ];
+
+/// Width of a tree link's or a worm's line.
+pub const LINK_W: f64 = 2.5;
+/// Width of a unicast's curve.
+pub const UNICAST_W: f64 = 2.2;
+/// A unicast's curve bows out by this share of its length, within [`BOW_MIN`]..=[`BOW_MAX`].
+pub const BOW: f64 = 0.18;
+/// The least bow of a unicast's curve.
+pub const BOW_MIN: f64 = 10.0;
+/// The greatest bow of a unicast's curve.
+pub const BOW_MAX: f64 = 60.0;
+/// Radius of the ring a worm draws round a node it drops a copy at.
+pub const DROP_RING_R: f64 = NODE_R + 4.5;
+/// A label's box is this wide with no text, and [`LABEL_CHAR_W`] wider per character.
+pub const LABEL_PAD: f64 = 6.0;
+/// The width a character adds to a label's box.
+pub const LABEL_CHAR_W: f64 = 7.0;
+/// Height of a label's box.
+pub const LABEL_H: f64 = 14.0;
+/// Font size of a label.
+pub const LABEL_FONT: f64 = 11.0;
 
 /// The palette colour of worm (or step) number `i`, 0-based.
 pub fn colour(i: usize) -> &'static str {
@@ -84,14 +105,14 @@ pub fn line(a: P, b: P, colour: &str, width: f64) -> Line {
 
 /// A thick tree line from `a` to `b` ending in an arrowhead.
 pub fn tree_line(a: P, b: P) -> Line {
-    line(a, b, TREE, 2.5)
+    line(a, b, TREE, LINK_W)
         .set("stroke-linecap", "round")
         .set("marker-end", "url(#arrow)")
 }
 
 /// A line of worm (or step) `i` from `a` to `b`, in its palette colour, ending in its arrowhead.
 pub fn worm_line(a: P, b: P, i: usize) -> Line {
-    line(a, b, colour(i), 2.5)
+    line(a, b, colour(i), LINK_W)
         .set("stroke-linecap", "round")
         .set("marker-end", format!("url(#arrow-{})", i % PALETTE.len()))
 }
@@ -102,10 +123,10 @@ pub fn worm_line(a: P, b: P, i: usize) -> Line {
 pub fn unicast_curve(a: P, b: P, i: usize) -> (Path, P) {
     let u = a.toward(b);
     let normal = P::new(u.y, -u.x);
-    let bow = ((b - a).x.hypot((b - a).y) * 0.18).clamp(10.0, 60.0);
+    let bow = ((b - a).x.hypot((b - a).y) * BOW).clamp(BOW_MIN, BOW_MAX);
     let control = a.mid(b) + normal * bow;
-    let start = a + a.toward(control) * (NODE_R + 3.0);
-    let end = b + b.toward(control) * (NODE_R + 4.0);
+    let start = a + a.toward(control) * TAIL_GAP;
+    let end = b + b.toward(control) * HEAD_GAP;
     let d = format!(
         "M{},{} Q{},{} {},{}",
         px(start.x),
@@ -119,14 +140,14 @@ pub fn unicast_curve(a: P, b: P, i: usize) -> (Path, P) {
         .set("d", d)
         .set("fill", "none")
         .set("stroke", colour(i))
-        .set("stroke-width", 2.2)
+        .set("stroke-width", UNICAST_W)
         .set("marker-end", format!("url(#arrow-{})", i % PALETTE.len()));
     (path, (start + end) * 0.25 + control * 0.5)
 }
 
 /// The ring a worm of colour `i` draws around a node it drops a copy at.
 pub fn drop_ring(at: P, i: usize) -> Circle {
-    circle(at, NODE_R + 4.5, "none", colour(i)).set("stroke-width", 2.5)
+    circle(at, DROP_RING_R, "none", colour(i)).set("stroke-width", LINK_W)
 }
 
 /// Text with its anchor (`start`, `middle`, `end`) at `at`, the baseline `size/3` below it, so
@@ -159,10 +180,9 @@ pub fn hop_label(at: P, n: u32) -> Group {
 
 /// `label` in a small white box centred on `at`, in `colour`.
 pub fn label_in(at: P, label: &str, colour: &str) -> Group {
-    let w = 6.0 + 7.0 * label.chars().count() as f64;
-    let h = 14.0;
-    let rect = badge_box(at, w, h, "white", colour);
-    let number = text(at, label, 11.0, "middle")
+    let w = LABEL_PAD + LABEL_CHAR_W * label.chars().count() as f64;
+    let rect = badge_box(at, w, LABEL_H, "white", colour);
+    let number = text(at, label, LABEL_FONT, "middle")
         .set("fill", colour)
         .set("font-weight", "bold");
     Group::new().add(rect).add(number)
