@@ -11,6 +11,7 @@
 
 mod layout;
 mod legend;
+mod page;
 mod sends;
 mod shapes;
 
@@ -24,6 +25,7 @@ use svg::Document;
 use crate::report::RouteReport;
 use crate::text;
 use layout::{Layout, HEAD_GAP, P, STUB, STUB_LABEL, TAIL_GAP};
+pub use page::vocabulary_module;
 use shapes::{Role, GRID, MUTED};
 
 /// Most dimensions a drawing shows.

@@ -1,0 +1,61 @@
+// SVG markup for the drawing: lines, circles, text, labels and the node symbols of seed 001
+// Figure 3.1.3. Every size and colour comes from /vocabulary.js, which the server writes from
+// the renderer of `meshcast route --svg` (meshcast-cli/src/draw/), so both draw alike.
+
+import {
+  GRID, INK, LABEL_CHAR_W, LABEL_FONT, LABEL_H, LABEL_PAD, NODE_R, PALETTE, TREE,
+} from "./vocabulary.js";
+
+/** The ring that marks a destination holding the message: the page's own, for the animation. */
+export const REACHED = "#009e73";
+
+export const colour = (i) => PALETTE[i % PALETTE.length];
+export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const f1 = (v) => Math.round(v * 10) / 10;
+
+export const line = (a, b, stroke, width, extra = "") =>
+  `<line x1="${f1(a.x)}" y1="${f1(a.y)}" x2="${f1(b.x)}" y2="${f1(b.y)}" stroke="${stroke}" stroke-width="${width}"${extra}/>`;
+export const circle = (at, r, fill, stroke, extra = "") =>
+  `<circle cx="${f1(at.x)}" cy="${f1(at.y)}" r="${r}" fill="${fill}" stroke="${stroke}" stroke-width="1.6"${extra}/>`;
+export const text = (at, s, size, anchor, fill, extra = "") =>
+  `<text x="${f1(at.x)}" y="${f1(at.y + size / 3)}" font-size="${size}" text-anchor="${anchor}" fill="${fill}"${extra}>${esc(s)}</text>`;
+/** A curve from `a` through the control point `c` to `b`. */
+export const curve = (a, c, b, stroke, width, extra = "") =>
+  `<path d="M${f1(a.x)},${f1(a.y)} Q${f1(c.x)},${f1(c.y)} ${f1(b.x)},${f1(b.y)}" fill="none" stroke="${stroke}" stroke-width="${width}"${extra}/>`;
+export const unit = (a, b) => {
+  const dx = b.x - a.x; const dy = b.y - a.y; const len = Math.hypot(dx, dy) || 1;
+  return { x: dx / len, y: dy / len };
+};
+export const add = (a, u, s) => ({ x: a.x + u.x * s, y: a.y + u.y * s });
+
+/** The symbol of a node with `role` (seed 001 Figure 3.1.3). */
+export function symbol(at, role) {
+  const inner = NODE_R * 0.55;
+  switch (role) {
+    case "source": {
+      const side = 2 * NODE_R + 4;
+      return `<rect x="${f1(at.x - side / 2)}" y="${f1(at.y - side / 2)}" width="${side}" height="${side}" fill="${INK}"/>` +
+        circle(at, NODE_R - 1, "none", "white") + circle(at, inner, "none", "white");
+    }
+    case "replicate": return circle(at, NODE_R, "white", INK) + circle(at, inner, "white", INK);
+    case "replicate-dest": return circle(at, NODE_R, INK, INK) + circle(at, inner, "none", "white");
+    case "passerby": return circle(at, NODE_R * 0.8, "white", INK);
+    case "dest": return circle(at, NODE_R * 0.8, INK, INK);
+    default: return circle(at, 2.5, GRID, "none", ` stroke-width="0"`);
+  }
+}
+
+/** A label in a small white box centred on `at`, shown from time `t`; `z` > 0 (< 0) marks a hop
+ * to the next (previous) z-layer. */
+export function badge(at, label, stroke, t, z) {
+  const w = LABEL_PAD + LABEL_CHAR_W * label.length + (z ? 8 : 0);
+  const arrow = z ? (z > 0 ? "▸" : "◂") : "";
+  return `<g class="anim" data-t="${t}"><rect x="${f1(at.x - w / 2)}" y="${f1(at.y - LABEL_H / 2)}" width="${w}" height="${LABEL_H}" rx="3" fill="white" stroke="${stroke}" stroke-width="0.8"/>` +
+    text(at, arrow + label, LABEL_FONT, "middle", stroke, ` font-weight="bold"`) + "</g>";
+}
+
+/** The arrowheads: `arrow` for tree links, `arrow-i` in palette colour i. */
+export function markers() {
+  const head = (id, fill) => `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="${fill}"/></marker>`;
+  return `<defs>${head("arrow", TREE)}${PALETTE.map((c, i) => head(`arrow-${i}`, c)).join("")}</defs>`;
+}
