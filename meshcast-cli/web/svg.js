@@ -3,7 +3,8 @@
 // the renderer of `meshcast route --svg` (meshcast-cli/src/draw/), so both draw alike.
 
 import {
-  GRID, INK, LABEL_CHAR_W, LABEL_FONT, LABEL_H, LABEL_PAD, NODE_R, PALETTE, TREE,
+  GRID, INK, INNER_R, LABEL_CHAR_W, LABEL_FONT, LABEL_H, LABEL_PAD, NODE_R, OFF_R, PALETTE,
+  SMALL_R, SOURCE_RING_R, SOURCE_SIDE, SYMBOL_STROKE, TREE,
 } from "./vocabulary.js";
 
 /** The ring that marks a destination holding the message: the page's own, for the animation. */
@@ -16,7 +17,7 @@ export const f1 = (v) => Math.round(v * 10) / 10;
 export const line = (a, b, stroke, width, extra = "") =>
   `<line x1="${f1(a.x)}" y1="${f1(a.y)}" x2="${f1(b.x)}" y2="${f1(b.y)}" stroke="${stroke}" stroke-width="${width}"${extra}/>`;
 export const circle = (at, r, fill, stroke, extra = "") =>
-  `<circle cx="${f1(at.x)}" cy="${f1(at.y)}" r="${r}" fill="${fill}" stroke="${stroke}" stroke-width="1.6"${extra}/>`;
+  `<circle cx="${f1(at.x)}" cy="${f1(at.y)}" r="${r}" fill="${fill}" stroke="${stroke}" stroke-width="${SYMBOL_STROKE}"${extra}/>`;
 export const text = (at, s, size, anchor, fill, extra = "") =>
   `<text x="${f1(at.x)}" y="${f1(at.y + size / 3)}" font-size="${size}" text-anchor="${anchor}" fill="${fill}"${extra}>${esc(s)}</text>`;
 /** A curve from `a` through the control point `c` to `b`. */
@@ -30,18 +31,17 @@ export const add = (a, u, s) => ({ x: a.x + u.x * s, y: a.y + u.y * s });
 
 /** The symbol of a node with `role` (seed 001 Figure 3.1.3). */
 export function symbol(at, role) {
-  const inner = NODE_R * 0.55;
   switch (role) {
     case "source": {
-      const side = 2 * NODE_R + 4;
+      const side = SOURCE_SIDE;
       return `<rect x="${f1(at.x - side / 2)}" y="${f1(at.y - side / 2)}" width="${side}" height="${side}" fill="${INK}"/>` +
-        circle(at, NODE_R - 1, "none", "white") + circle(at, inner, "none", "white");
+        circle(at, SOURCE_RING_R, "none", "white") + circle(at, INNER_R, "none", "white");
     }
-    case "replicate": return circle(at, NODE_R, "white", INK) + circle(at, inner, "white", INK);
-    case "replicate-dest": return circle(at, NODE_R, INK, INK) + circle(at, inner, "none", "white");
-    case "passerby": return circle(at, NODE_R * 0.8, "white", INK);
-    case "dest": return circle(at, NODE_R * 0.8, INK, INK);
-    default: return circle(at, 2.5, GRID, "none", ` stroke-width="0"`);
+    case "replicate": return circle(at, NODE_R, "white", INK) + circle(at, INNER_R, "white", INK);
+    case "replicate-dest": return circle(at, NODE_R, INK, INK) + circle(at, INNER_R, "none", "white");
+    case "passerby": return circle(at, SMALL_R, "white", INK);
+    case "dest": return circle(at, SMALL_R, INK, INK);
+    default: return circle(at, OFF_R, GRID, "none", ` stroke-width="0"`);
   }
 }
 

@@ -10,12 +10,13 @@ use super::layout::{
     Z_BADGE_STACK,
 };
 use super::shapes::{
-    BOW, BOW_MAX, BOW_MIN, DROP_RING_R, GRID, INK, LABEL_CHAR_W, LABEL_FONT, LABEL_H, LABEL_PAD,
-    LINK_W, MUTED, PALETTE, TREE, UNICAST_W,
+    BOW, BOW_MAX, BOW_MIN, DROP_RING_R, GRID, INK, INNER_R, LABEL_CHAR_W, LABEL_FONT, LABEL_H,
+    LABEL_PAD, LINK_W, MUTED, OFF_R, PALETTE, SMALL_R, SOURCE_RING_R, SOURCE_SIDE, SYMBOL_STROKE,
+    TREE, UNICAST_W,
 };
 
 /// The numbers, under the names the page imports them by (those of the Rust constants).
-const NUMBERS: [(&str, f64); 20] = [
+const NUMBERS: [(&str, f64); 26] = [
     ("CELL", CELL),
     ("NODE_R", NODE_R),
     ("STUB", STUB),
@@ -36,6 +37,12 @@ const NUMBERS: [(&str, f64); 20] = [
     ("LABEL_CHAR_W", LABEL_CHAR_W),
     ("LABEL_H", LABEL_H),
     ("LABEL_FONT", LABEL_FONT),
+    ("SOURCE_SIDE", SOURCE_SIDE),
+    ("SOURCE_RING_R", SOURCE_RING_R),
+    ("INNER_R", INNER_R),
+    ("SMALL_R", SMALL_R),
+    ("OFF_R", OFF_R),
+    ("SYMBOL_STROKE", SYMBOL_STROKE),
 ];
 
 /// The colours, by name; `PALETTE` follows them.
@@ -77,6 +84,7 @@ mod tests {
             "{module}"
         );
         assert!(module.contains("export const PALETTE = [\"#0072b2\", \"#d55e00\", "));
-        assert_eq!(module.matches("export const ").count(), 25);
+        assert!(module.contains("export const INNER_R = 4.95"), "{module}");
+        assert_eq!(module.matches("export const ").count(), 31);
     }
 }

@@ -44,6 +44,18 @@ pub const LABEL_CHAR_W: f64 = 7.0;
 pub const LABEL_H: f64 = 14.0;
 /// Font size of a label.
 pub const LABEL_FONT: f64 = 11.0;
+/// Side of the source's square.
+pub const SOURCE_SIDE: f64 = 2.0 * NODE_R + 4.0;
+/// Radius of the white ring inside the source's square.
+pub const SOURCE_RING_R: f64 = NODE_R - 1.0;
+/// Radius of the inner circle of the source's and a replicate node's double circle.
+pub const INNER_R: f64 = NODE_R * 0.55;
+/// Radius of a passerby's or a destination's circle.
+pub const SMALL_R: f64 = NODE_R * 0.8;
+/// Radius of the dot of a node off the plan.
+pub const OFF_R: f64 = 2.5;
+/// Stroke width of the node symbols' circles.
+pub const SYMBOL_STROKE: f64 = 1.6;
 
 /// The palette colour of worm (or step) number `i`, 0-based.
 pub fn colour(i: usize) -> &'static str {
@@ -233,16 +245,16 @@ fn circle(at: P, r: f64, fill: &str, stroke: &str) -> Circle {
         .set("r", r)
         .set("fill", fill)
         .set("stroke", stroke)
-        .set("stroke-width", 1.6)
+        .set("stroke-width", SYMBOL_STROKE)
 }
 
 /// The symbol of a node with `role`, centred on `at`.
 pub fn node_symbol(at: P, role: Role) -> Group {
     let g = Group::new();
-    let inner = NODE_R * 0.55;
+    let inner = INNER_R;
     match role {
         Role::Source => {
-            let side = 2.0 * NODE_R + 4.0;
+            let side = SOURCE_SIDE;
             let square = Rectangle::new()
                 .set("x", px(at.x - side / 2.0))
                 .set("y", px(at.y - side / 2.0))
@@ -250,7 +262,7 @@ pub fn node_symbol(at: P, role: Role) -> Group {
                 .set("height", side)
                 .set("fill", INK);
             g.add(square)
-                .add(circle(at, NODE_R - 1.0, "none", "white"))
+                .add(circle(at, SOURCE_RING_R, "none", "white"))
                 .add(circle(at, inner, "none", "white"))
         }
         Role::Replicate { dest: false } => g
@@ -259,8 +271,8 @@ pub fn node_symbol(at: P, role: Role) -> Group {
         Role::Replicate { dest: true } => g
             .add(circle(at, NODE_R, INK, INK))
             .add(circle(at, inner, "none", "white")),
-        Role::Passerby => g.add(circle(at, NODE_R * 0.8, "white", INK)),
-        Role::Destination => g.add(circle(at, NODE_R * 0.8, INK, INK)),
-        Role::Off => g.add(circle(at, 2.5, GRID, "none").set("stroke-width", 0)),
+        Role::Passerby => g.add(circle(at, SMALL_R, "white", INK)),
+        Role::Destination => g.add(circle(at, SMALL_R, INK, INK)),
+        Role::Off => g.add(circle(at, OFF_R, GRID, "none").set("stroke-width", 0)),
     }
 }
