@@ -1,10 +1,10 @@
 // The side panel: what a node is on the plan and when it receives the message (hover or focus),
 // and the legend of the symbols the drawing uses for the plan shown.
 
-import { LINK_W, PALETTE, TREE } from "./vocabulary.js";
+import { LINK_W, PALETTE, TREE, Z_TINT } from "./vocabulary.js";
 import { ROLE_NAMES, roles } from "./drawing.js";
 import { $, key, state, view } from "./state.js";
-import { badge, circle, colour, esc, line, REACHED, symbol } from "./svg.js";
+import { circle, colour, esc, line, REACHED, symbol, zBadge } from "./svg.js";
 
 /** The details of node `k`: what it is on the plan and when it receives the message. */
 export function showNode(k) {
@@ -51,6 +51,8 @@ export function showLegend() {
     const what = kind === "path" ? "worm" : "message-passing step";
     for (let i = 0; i < n; i++) items.push([arrow(colour(i)), `${what} ${i + 1}`]);
   }
-  if (state.dims.length === 3) items.push([badge({ x: 0, y: 0 }, "z 3", TREE, 0, 1), "hop to the next z-layer (◂ previous)"]);
+  if (state.dims.length === 3) {
+    items.push([zBadge(at, 1, "3", TREE, Z_TINT, 0), "hop to the next z-layer (▶) or the previous one (◀), on both its nodes"]);
+  }
   $("legend").innerHTML = items.map(([g, label]) => `<li>${icon(g)}<span>${esc(label)}</span></li>`).join("");
 }

@@ -6,11 +6,13 @@
 import {
   BESIDE, BOW, BOW_MAX, BOW_MIN, CELL, DROP_LABEL, DROP_RING_R, GRID, HEAD_GAP, INK, LINK_W,
   MUTED, NODE_R, PALETTE, STUB, STUB_LABEL, TAIL_GAP, TREE, UNICAST_W, Z_BADGE_SHIFT,
-  Z_BADGE_STACK,
+  Z_BADGE_STACK, Z_TINT,
 } from "./vocabulary.js";
 import { classify, makeLayout, STEP } from "./layout.js";
 import { $, key, origin, state, view } from "./state.js";
-import { add, badge, circle, colour, curve, esc, f1, line, markers, REACHED, symbol, text, unit } from "./svg.js";
+import {
+  add, badge, circle, colour, curve, esc, f1, line, markers, REACHED, symbol, text, unit, zBadge,
+} from "./svg.js";
 
 export const ROLE_NAMES = {
   source: "the source", replicate: "a replicate node", "replicate-dest": "a replicate node and a destination",
@@ -44,9 +46,12 @@ export function roles() {
   return out;
 }
 
-/** One hop from `from` to `to` at time `t`, in `stroke`, with `label` (or none), `beside` the
- * centre line of the link; `zCount` counts the z badges already beside each node. */
-function hopMarkup(L, from, to, t, stroke, marker, label, beside, zCount) {
+/** One hop from `from` to `to` as `look` has it: its time `t`, its colour `stroke` and arrowhead
+ * `marker`, the `label` on its line (or null), how far `beside` the link's centre line it runs,
+ * and the number `zLabel` and `zFill` of its badges if it is a hop along z; `zCount` counts the
+ * z badges already beside each node. */
+function hopMarkup(L, from, to, look, zCount) {
+  const { t, stroke, marker, label, beside, zLabel, zFill } = look;
   const p = L.pos(from);
   const q = L.pos(to);
   const { dim, sign, wrap } = classify(from, to);
@@ -59,7 +64,7 @@ function hopMarkup(L, from, to, t, stroke, marker, label, beside, zCount) {
       const n = zCount.get(k) || 0;
       zCount.set(k, n + 1);
       const where = { x: at.x + side * Z_BADGE_SHIFT, y: at.y - Z_BADGE_SHIFT - Z_BADGE_STACK * n };
-      labels += badge(where, `z ${label ?? ""}`.trim(), stroke, t, sign);
+      labels += zBadge(where, sign, String(zLabel), stroke, zFill, t);
     }
     return { lines, labels };
   }
@@ -88,7 +93,8 @@ function treeMarkup(L, current, zCount) {
   let labels = "";
   for (const l of current.links) {
     const t = view.plan.linkTime(l);
-    const h = hopMarkup(L, l.from, l.to, t, TREE, "arrow", t, 0, zCount);
+    const look = { t, stroke: TREE, marker: "arrow", label: t, beside: 0, zLabel: t, zFill: Z_TINT };
+    const h = hopMarkup(L, l.from, l.to, look, zCount);
     lines += h.lines; labels += h.labels;
   }
   return { lines, labels };
@@ -104,7 +110,11 @@ function wormMarkup(L, current, zCount) {
     let at = s.from;
     s.route.forEach((to, j) => {
       const t = s.start + startup + j + 1;
-      const h = hopMarkup(L, at, to, t, colour(i), `arrow-${i % PALETTE.length}`, null, BESIDE, zCount);
+      const look = {
+        t, stroke: colour(i), marker: `arrow-${i % PALETTE.length}`, label: null, beside: BESIDE,
+        zLabel: j + 1, zFill: "white",
+      };
+      const h = hopMarkup(L, at, to, look, zCount);
       lines += h.lines; labels += h.labels;
       if (s.drops.some((d) => key(d) === key(to))) {
         const q = L.pos(to);

@@ -4,7 +4,8 @@
 
 import {
   GRID, INK, INNER_R, LABEL_CHAR_W, LABEL_FONT, LABEL_H, LABEL_PAD, NODE_R, OFF_R, PALETTE,
-  SMALL_R, SOURCE_RING_R, SOURCE_SIDE, SYMBOL_STROKE, TREE,
+  SMALL_R, SOURCE_RING_R, SOURCE_SIDE, SYMBOL_STROKE, TREE, Z_ARROW_FLAT, Z_ARROW_HALF,
+  Z_ARROW_TIP, Z_BADGE_H, Z_BADGE_W, Z_DIGIT_W, Z_FONT, Z_NUMBER_X,
 } from "./vocabulary.js";
 
 /** The ring that marks a destination holding the message: the page's own, for the animation. */
@@ -45,13 +46,26 @@ export function symbol(at, role) {
   }
 }
 
-/** A label in a small white box centred on `at`, shown from time `t`; `z` > 0 (< 0) marks a hop
- * to the next (previous) z-layer. */
-export function badge(at, label, stroke, t, z) {
-  const w = LABEL_PAD + LABEL_CHAR_W * label.length + (z ? 8 : 0);
-  const arrow = z ? (z > 0 ? "▸" : "◂") : "";
-  return `<g class="anim" data-t="${t}"><rect x="${f1(at.x - w / 2)}" y="${f1(at.y - LABEL_H / 2)}" width="${w}" height="${LABEL_H}" rx="3" fill="white" stroke="${stroke}" stroke-width="0.8"/>` +
-    text(at, arrow + label, LABEL_FONT, "middle", stroke, ` font-weight="bold"`) + "</g>";
+/** The rounded box of a label, `w` × `h`, centred on `at`. */
+const box = (at, w, h, fill, stroke) =>
+  `<rect x="${f1(at.x - w / 2)}" y="${f1(at.y - h / 2)}" width="${f1(w)}" height="${h}" rx="3" fill="${fill}" stroke="${stroke}" stroke-width="0.8"/>`;
+
+/** `label` in a small white box centred on `at`, shown from time `t`. */
+export function badge(at, label, stroke, t) {
+  const w = LABEL_PAD + LABEL_CHAR_W * label.length;
+  return `<g class="anim" data-t="${t}">${box(at, w, LABEL_H, "white", stroke)}` +
+    text(at, label, LABEL_FONT, "middle", stroke, ` font-weight="bold"`) + "</g>";
+}
+
+/** A z-layer hop badge centred on `at`, shown from time `t`: a triangle pointing to the next
+ * layer (`sign` > 0, right) or the previous one (left), and `label`, in `stroke` on `fill`. */
+export function zBadge(at, sign, label, stroke, fill, t) {
+  const w = Z_BADGE_W + Z_DIGIT_W * label.length;
+  const left = at.x - w / 2;
+  const [tip, base] = sign > 0 ? [left + Z_ARROW_TIP, left + Z_ARROW_FLAT] : [left + Z_ARROW_FLAT, left + Z_ARROW_TIP];
+  const points = `${f1(base)},${f1(at.y - Z_ARROW_HALF)} ${f1(base)},${f1(at.y + Z_ARROW_HALF)} ${f1(tip)},${f1(at.y)}`;
+  return `<g class="anim" data-t="${t}">${box(at, w, Z_BADGE_H, fill, stroke)}<polygon points="${points}" fill="${stroke}"/>` +
+    text({ x: left + Z_NUMBER_X, y: at.y }, label, Z_FONT, "start", stroke, ` font-weight="bold"`) + "</g>";
 }
 
 /** The arrowheads: `arrow` for tree links, `arrow-i` in palette colour i. */

@@ -12,11 +12,12 @@ use super::layout::{
 use super::shapes::{
     BOW, BOW_MAX, BOW_MIN, DROP_RING_R, GRID, INK, INNER_R, LABEL_CHAR_W, LABEL_FONT, LABEL_H,
     LABEL_PAD, LINK_W, MUTED, OFF_R, PALETTE, SMALL_R, SOURCE_RING_R, SOURCE_SIDE, SYMBOL_STROKE,
-    TREE, UNICAST_W,
+    TREE, UNICAST_W, Z_ARROW_FLAT, Z_ARROW_HALF, Z_ARROW_TIP, Z_BADGE_H, Z_BADGE_W, Z_DIGIT_W,
+    Z_FONT, Z_NUMBER_X, Z_TINT,
 };
 
 /// The numbers, under the names the page imports them by (those of the Rust constants).
-const NUMBERS: [(&str, f64); 26] = [
+const NUMBERS: [(&str, f64); 34] = [
     ("CELL", CELL),
     ("NODE_R", NODE_R),
     ("STUB", STUB),
@@ -43,14 +44,23 @@ const NUMBERS: [(&str, f64); 26] = [
     ("SMALL_R", SMALL_R),
     ("OFF_R", OFF_R),
     ("SYMBOL_STROKE", SYMBOL_STROKE),
+    ("Z_BADGE_W", Z_BADGE_W),
+    ("Z_DIGIT_W", Z_DIGIT_W),
+    ("Z_BADGE_H", Z_BADGE_H),
+    ("Z_FONT", Z_FONT),
+    ("Z_ARROW_FLAT", Z_ARROW_FLAT),
+    ("Z_ARROW_TIP", Z_ARROW_TIP),
+    ("Z_ARROW_HALF", Z_ARROW_HALF),
+    ("Z_NUMBER_X", Z_NUMBER_X),
 ];
 
 /// The colours, by name; `PALETTE` follows them.
-const COLOURS: [(&str, &str); 4] = [
+const COLOURS: [(&str, &str); 5] = [
     ("TREE", TREE),
     ("INK", INK),
     ("GRID", GRID),
     ("MUTED", MUTED),
+    ("Z_TINT", Z_TINT),
 ];
 
 /// The text of `/vocabulary.js`: one `export const` per constant.
@@ -85,6 +95,6 @@ mod tests {
         );
         assert!(module.contains("export const PALETTE = [\"#0072b2\", \"#d55e00\", "));
         assert!(module.contains("export const INNER_R = 4.95"), "{module}");
-        assert_eq!(module.matches("export const ").count(), 31);
+        assert_eq!(module.matches("export const ").count(), 40);
     }
 }

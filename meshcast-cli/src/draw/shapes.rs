@@ -56,6 +56,26 @@ pub const SMALL_R: f64 = NODE_R * 0.8;
 pub const OFF_R: f64 = 2.5;
 /// Stroke width of the node symbols' circles.
 pub const SYMBOL_STROKE: f64 = 1.6;
+/// Fill of a tree's z-hop badge (a worm's is white).
+pub const Z_TINT: &str = "#e3ecfa";
+/// A z-hop badge is this wide with no digits, and [`Z_DIGIT_W`] wider per digit.
+pub const Z_BADGE_W: f64 = 14.0;
+/// The width a digit adds to a z-hop badge.
+pub const Z_DIGIT_W: f64 = 6.5;
+/// Height of a z-hop badge.
+pub const Z_BADGE_H: f64 = 13.0;
+/// Font size of a z-hop badge's number.
+pub const Z_FONT: f64 = 10.0;
+/// From a z-hop badge's left edge to the flat side of its triangle pointing right (the tip of
+/// one pointing left).
+pub const Z_ARROW_FLAT: f64 = 4.0;
+/// From a z-hop badge's left edge to the tip of its triangle pointing right (the flat side of one
+/// pointing left).
+pub const Z_ARROW_TIP: f64 = 10.0;
+/// From a z-hop badge's left edge to its number.
+pub const Z_NUMBER_X: f64 = 12.0;
+/// Half the height of a z-hop badge's triangle.
+pub const Z_ARROW_HALF: f64 = 3.5;
 
 /// The palette colour of worm (or step) number `i`, 0-based.
 pub fn colour(i: usize) -> &'static str {
@@ -203,7 +223,7 @@ pub fn label_in(at: P, label: &str, colour: &str) -> Group {
 /// A z-layer hop badge centred on `at`: a triangle pointing to the next layer (`sign` > 0,
 /// right) or the previous one (left), and the hop number.
 pub fn z_badge(at: P, sign: i64, n: u32) -> Group {
-    z_badge_filled(at, sign, n, TREE, "#e3ecfa")
+    z_badge_filled(at, sign, n, TREE, Z_TINT)
 }
 
 /// A z-layer hop badge in `colour`, on white.
@@ -213,26 +233,25 @@ pub fn z_badge_in(at: P, sign: i64, n: u32, colour: &str) -> Group {
 
 fn z_badge_filled(at: P, sign: i64, n: u32, colour: &str, fill: &str) -> Group {
     let label = n.to_string();
-    let w = 14.0 + 6.5 * label.len() as f64;
-    let h = 13.0;
+    let w = Z_BADGE_W + Z_DIGIT_W * label.len() as f64;
     let left = at.x - w / 2.0;
-    let rect = badge_box(at, w, h, fill, colour);
+    let rect = badge_box(at, w, Z_BADGE_H, fill, colour);
     let (tip, base) = if sign > 0 {
-        (left + 10.0, left + 4.0)
+        (left + Z_ARROW_TIP, left + Z_ARROW_FLAT)
     } else {
-        (left + 4.0, left + 10.0)
+        (left + Z_ARROW_FLAT, left + Z_ARROW_TIP)
     };
     let points = format!(
         "{},{} {},{} {},{}",
         px(base),
-        px(at.y - 3.5),
+        px(at.y - Z_ARROW_HALF),
         px(base),
-        px(at.y + 3.5),
+        px(at.y + Z_ARROW_HALF),
         px(tip),
         px(at.y)
     );
     let triangle = Polygon::new().set("points", points).set("fill", colour);
-    let number = text(P::new(left + 12.0, at.y), &label, 10.0, "start")
+    let number = text(P::new(left + Z_NUMBER_X, at.y), &label, Z_FONT, "start")
         .set("fill", colour)
         .set("font-weight", "bold");
     Group::new().add(rect).add(triangle).add(number)

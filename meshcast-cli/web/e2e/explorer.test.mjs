@@ -3,7 +3,7 @@
 // the mouse and the keyboard, and check that every number the page shows (the exact optima
 // too) equals what `meshcast route --all --optima --json` prints for the same request, that
 // tree links carry the report's all-port times, and that the page draws with the renderer's
-// constants (/vocabulary.js). Writes target/e2e/explorer.png and torus.png.
+// constants (/vocabulary.js). Writes target/e2e/explorer.png, cube.png and torus.png.
 //
 // Run from the repository root after `cargo build -p meshcast-cli`:
 //   (cd meshcast-cli/web/e2e && npm ci && npm test)
@@ -141,6 +141,8 @@ try {
   await assertMatchesCli(page, examples[cube].dests, examples[cube].algo, "mesh:5x5x5");
   assert.equal(await page.inputValue("#source"), "0,0,0");
   assert.equal(await page.locator("#drawing .node").count(), 125);
+  mkdirSync(artifacts, { recursive: true });
+  await page.locator("#view").screenshot({ path: resolve(artifacts, "cube.png") });
   const diagExample = examples.findIndex((w) => w.figure === "seed 001 Example 3.2.1.1");
   await page.selectOption("#example", String(diagExample));
   await routed(page, example);
