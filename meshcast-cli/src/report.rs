@@ -255,6 +255,9 @@ pub struct LinkReport {
     pub to: Coords,
     /// When the message arrives over it under the one-port model (the first hop is 1).
     pub hop: u32,
+    /// When the message arrives over it under the all-port model, where a node sends on all
+    /// its ports at once (seed 001 eq. 2.1.8): for a tree, the depth of the link's head.
+    pub all_port_hop: u32,
     /// Index (0-based, plan order) of the send this link belongs to.
     pub send: usize,
 }
@@ -465,6 +468,7 @@ impl RouteReport {
 
 fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
     let one = Timeline::new(plan, shape, Ports::One);
+    let all = Timeline::new(plan, shape, Ports::All);
     let mut out = Vec::with_capacity(plan.traffic() as usize);
     for (i, send) in plan.sends().enumerate() {
         let mut at = send.from;
@@ -473,6 +477,7 @@ fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
                 from: shape.coords(at),
                 to: shape.coords(hop.node),
                 hop: one.hop_time(i, j),
+                all_port_hop: all.hop_time(i, j),
                 send: i,
             });
             at = hop.node;

@@ -12,6 +12,21 @@ pub const CELL: f64 = 64.0;
 pub const NODE_R: f64 = 9.0;
 /// Length of a wraparound stub, from the node centre.
 pub const STUB: f64 = 34.0;
+/// From a node's centre to the tail of a link line leaving it.
+pub const TAIL_GAP: f64 = NODE_R + 3.0;
+/// From a node's centre to the arrowhead of a link line entering it.
+pub const HEAD_GAP: f64 = NODE_R + 4.0;
+/// From the end of a wraparound stub to its hop label.
+pub const STUB_LABEL: f64 = 12.0;
+/// How far a worm's line runs beside the centre line of a link, so that two worms crossing one
+/// link in opposite directions (or a worm and a grid line) stay apart.
+pub const BESIDE: f64 = 3.0;
+/// A z-hop badge's distance beside its node, and above it.
+pub const Z_BADGE_SHIFT: f64 = 19.0;
+/// How much higher each further z-hop badge on the same side of a node sits.
+pub const Z_BADGE_STACK: f64 = 15.0;
+/// The hop count of a worm's drop sits this far right of and below the node.
+pub const DROP_LABEL: f64 = 17.0;
 /// Height of the title block.
 const TITLE_H: f64 = 70.0;
 /// Room left of the grid for the y coordinates.
@@ -136,6 +151,13 @@ impl Layout {
         let x = self.layer_left(c(2)) + f64::from(c(0)) * CELL;
         let y = self.origin.y + f64::from(self.k[1] - 1 - c(1)) * CELL;
         P::new(x, y)
+    }
+
+    /// Where the z-hop badge number `count` (from 0) on side `side` (1 right, −1 left) of the
+    /// node at `at` goes: the first beside the node and above it, each further one higher.
+    pub fn z_badge_at(at: P, side: i64, count: u32) -> P {
+        let up = Z_BADGE_SHIFT + Z_BADGE_STACK * f64::from(count);
+        at + P::new(side as f64 * Z_BADGE_SHIFT, -up)
     }
 
     /// The screen direction of one step along dimension `dim` (0 or 1) in direction `sign`.

@@ -11,6 +11,7 @@
 
 mod layout;
 mod legend;
+mod page;
 mod sends;
 mod shapes;
 
@@ -23,7 +24,8 @@ use svg::Document;
 
 use crate::report::RouteReport;
 use crate::text;
-use layout::{Layout, NODE_R, P, STUB};
+use layout::{Layout, HEAD_GAP, P, STUB, STUB_LABEL, TAIL_GAP};
+pub use page::vocabulary_module;
 use shapes::{Role, GRID, MUTED};
 
 /// Most dimensions a drawing shows.
@@ -211,26 +213,23 @@ fn tree(layout: &Layout, r: &RouteReport) -> (Group, Group) {
             (2, sign, _) => {
                 for (node, at, side) in [(&l.from, p, sign), (&l.to, q, -sign)] {
                     let count = badges.entry((node, side)).or_default();
-                    let offset = P::new(side as f64 * 19.0, -19.0 - 15.0 * f64::from(*count));
+                    let badge_at = Layout::z_badge_at(at, side, *count);
                     *count += 1;
-                    labels = labels.add(shapes::z_badge(at + offset, sign, l.hop));
+                    labels = labels.add(shapes::z_badge(badge_at, sign, l.hop));
                 }
             }
             (dim, sign, true) => {
                 let u = Layout::step(dim, sign);
                 lines = lines
-                    .add(shapes::tree_line(p + u * (NODE_R + 3.0), p + u * STUB))
-                    .add(shapes::tree_line(q - u * STUB, q - u * (NODE_R + 4.0)));
+                    .add(shapes::tree_line(p + u * TAIL_GAP, p + u * STUB))
+                    .add(shapes::tree_line(q - u * STUB, q - u * HEAD_GAP));
                 labels = labels
-                    .add(shapes::hop_label(p + u * (STUB + 12.0), l.hop))
-                    .add(shapes::hop_label(q - u * (STUB + 12.0), l.hop));
+                    .add(shapes::hop_label(p + u * (STUB + STUB_LABEL), l.hop))
+                    .add(shapes::hop_label(q - u * (STUB + STUB_LABEL), l.hop));
             }
             (_, _, false) => {
                 let u = p.toward(q);
-                lines = lines.add(shapes::tree_line(
-                    p + u * (NODE_R + 3.0),
-                    q - u * (NODE_R + 4.0),
-                ));
+                lines = lines.add(shapes::tree_line(p + u * TAIL_GAP, q - u * HEAD_GAP));
                 labels = labels.add(shapes::hop_label(p.mid(q), l.hop));
             }
         }

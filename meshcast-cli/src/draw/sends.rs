@@ -8,13 +8,9 @@ use std::collections::BTreeMap;
 use svg::node::element::Group;
 
 use super::classify;
-use super::layout::{Layout, NODE_R, P, STUB};
+use super::layout::{Layout, BESIDE, DROP_LABEL, HEAD_GAP, P, STUB, TAIL_GAP};
 use super::shapes::{self, colour};
 use crate::report::{RouteReport, SendReport};
-
-/// How far a worm's line runs beside the centre line of a link, so that two worms crossing one
-/// link in opposite directions (or a worm and a grid line) stay apart.
-const BESIDE: f64 = 3.0;
 
 /// Every worm of `r`: its lines (drawn under the nodes) and its drop rings, hop counts and z-layer
 /// badges (drawn over them).
@@ -55,9 +51,9 @@ fn hop<'a>(
         (2, sign, _) => {
             for (node, at, side) in [(from, p, sign), (to, q, -sign)] {
                 let count = badges.entry((node, side)).or_default();
-                let offset = P::new(side as f64 * 19.0, -19.0 - 15.0 * f64::from(*count));
+                let badge_at = Layout::z_badge_at(at, side, *count);
                 *count += 1;
-                label = label.add(shapes::z_badge_in(at + offset, sign, hops, colour(i)));
+                label = label.add(shapes::z_badge_in(badge_at, sign, hops, colour(i)));
             }
         }
         (dim, sign, true) => {
@@ -65,20 +61,20 @@ fn hop<'a>(
             let side = P::new(u.y, -u.x) * BESIDE;
             line = line
                 .add(shapes::worm_line(
-                    p + u * (NODE_R + 3.0) + side,
+                    p + u * TAIL_GAP + side,
                     p + u * STUB + side,
                     i,
                 ))
                 .add(shapes::worm_line(
                     q - u * STUB + side,
-                    q - u * (NODE_R + 4.0) + side,
+                    q - u * HEAD_GAP + side,
                     i,
                 ));
         }
         (_, _, false) => {
             let u = p.toward(q);
             let side = P::new(u.y, -u.x) * BESIDE;
-            let (a, b) = (p + u * (NODE_R + 3.0), q - u * (NODE_R + 4.0));
+            let (a, b) = (p + u * TAIL_GAP, q - u * HEAD_GAP);
             line = line.add(shapes::worm_line(a + side, b + side, i));
         }
     }
@@ -104,7 +100,11 @@ pub fn unicasts(layout: &Layout, r: &RouteReport) -> (Group, Group) {
 /// The mark of a drop by worm `i`, `hops` down it: a ring round the node and the hop count
 /// below its right (the top corners hold z-layer badges).
 fn drop_mark(at: P, i: usize, hops: u32) -> Group {
-    let count = shapes::label_in(at + P::new(17.0, 17.0), &hops.to_string(), colour(i));
+    let count = shapes::label_in(
+        at + P::new(DROP_LABEL, DROP_LABEL),
+        &hops.to_string(),
+        colour(i),
+    );
     Group::new().add(shapes::drop_ring(at, i)).add(count)
 }
 

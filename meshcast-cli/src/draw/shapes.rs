@@ -7,7 +7,7 @@ use svg::node::element::{
     Circle, Definitions, Group, Line, Marker, Path, Polygon, Rectangle, Text,
 };
 
-use super::layout::{px, NODE_R, P};
+use super::layout::{px, HEAD_GAP, NODE_R, P, TAIL_GAP};
 
 /// Colour of the tree: links, arrowheads, hop numbers.
 pub const TREE: &str = "#1f4e9c";
@@ -23,6 +23,59 @@ pub const PALETTE: [&str; 10] = [
     "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#7b3294", "#8c510a",
     "#b2182b", "#4d4d4d",
 ];
+
+/// Width of a tree link's or a worm's line.
+pub const LINK_W: f64 = 2.5;
+/// Width of a unicast's curve.
+pub const UNICAST_W: f64 = 2.2;
+/// A unicast's curve bows out by this share of its length, within [`BOW_MIN`]..=[`BOW_MAX`].
+pub const BOW: f64 = 0.18;
+/// The least bow of a unicast's curve.
+pub const BOW_MIN: f64 = 10.0;
+/// The greatest bow of a unicast's curve.
+pub const BOW_MAX: f64 = 60.0;
+/// Radius of the ring a worm draws round a node it drops a copy at.
+pub const DROP_RING_R: f64 = NODE_R + 4.5;
+/// A label's box is this wide with no text, and [`LABEL_CHAR_W`] wider per character.
+pub const LABEL_PAD: f64 = 6.0;
+/// The width a character adds to a label's box.
+pub const LABEL_CHAR_W: f64 = 7.0;
+/// Height of a label's box.
+pub const LABEL_H: f64 = 14.0;
+/// Font size of a label.
+pub const LABEL_FONT: f64 = 11.0;
+/// Side of the source's square.
+pub const SOURCE_SIDE: f64 = 2.0 * NODE_R + 4.0;
+/// Radius of the white ring inside the source's square.
+pub const SOURCE_RING_R: f64 = NODE_R - 1.0;
+/// Radius of the inner circle of the source's and a replicate node's double circle.
+pub const INNER_R: f64 = NODE_R * 0.55;
+/// Radius of a passerby's or a destination's circle.
+pub const SMALL_R: f64 = NODE_R * 0.8;
+/// Radius of the dot of a node off the plan.
+pub const OFF_R: f64 = 2.5;
+/// Stroke width of the node symbols' circles.
+pub const SYMBOL_STROKE: f64 = 1.6;
+/// Fill of a tree's z-hop badge (a worm's is white).
+pub const Z_TINT: &str = "#e3ecfa";
+/// A z-hop badge is this wide with no digits, and [`Z_DIGIT_W`] wider per digit.
+pub const Z_BADGE_W: f64 = 14.0;
+/// The width a digit adds to a z-hop badge.
+pub const Z_DIGIT_W: f64 = 6.5;
+/// Height of a z-hop badge.
+pub const Z_BADGE_H: f64 = 13.0;
+/// Font size of a z-hop badge's number.
+pub const Z_FONT: f64 = 10.0;
+/// From a z-hop badge's left edge to the flat side of its triangle pointing right (the tip of
+/// one pointing left).
+pub const Z_ARROW_FLAT: f64 = 4.0;
+/// From a z-hop badge's left edge to the tip of its triangle pointing right (the flat side of one
+/// pointing left).
+pub const Z_ARROW_TIP: f64 = 10.0;
+/// From a z-hop badge's left edge to its number.
+pub const Z_NUMBER_X: f64 = 12.0;
+/// Half the height of a z-hop badge's triangle.
+pub const Z_ARROW_HALF: f64 = 3.5;
 
 /// The palette colour of worm (or step) number `i`, 0-based.
 pub fn colour(i: usize) -> &'static str {
@@ -84,14 +137,14 @@ pub fn line(a: P, b: P, colour: &str, width: f64) -> Line {
 
 /// A thick tree line from `a` to `b` ending in an arrowhead.
 pub fn tree_line(a: P, b: P) -> Line {
-    line(a, b, TREE, 2.5)
+    line(a, b, TREE, LINK_W)
         .set("stroke-linecap", "round")
         .set("marker-end", "url(#arrow)")
 }
 
 /// A line of worm (or step) `i` from `a` to `b`, in its palette colour, ending in its arrowhead.
 pub fn worm_line(a: P, b: P, i: usize) -> Line {
-    line(a, b, colour(i), 2.5)
+    line(a, b, colour(i), LINK_W)
         .set("stroke-linecap", "round")
         .set("marker-end", format!("url(#arrow-{})", i % PALETTE.len()))
 }
@@ -102,10 +155,10 @@ pub fn worm_line(a: P, b: P, i: usize) -> Line {
 pub fn unicast_curve(a: P, b: P, i: usize) -> (Path, P) {
     let u = a.toward(b);
     let normal = P::new(u.y, -u.x);
-    let bow = ((b - a).x.hypot((b - a).y) * 0.18).clamp(10.0, 60.0);
+    let bow = ((b - a).x.hypot((b - a).y) * BOW).clamp(BOW_MIN, BOW_MAX);
     let control = a.mid(b) + normal * bow;
-    let start = a + a.toward(control) * (NODE_R + 3.0);
-    let end = b + b.toward(control) * (NODE_R + 4.0);
+    let start = a + a.toward(control) * TAIL_GAP;
+    let end = b + b.toward(control) * HEAD_GAP;
     let d = format!(
         "M{},{} Q{},{} {},{}",
         px(start.x),
@@ -119,14 +172,14 @@ pub fn unicast_curve(a: P, b: P, i: usize) -> (Path, P) {
         .set("d", d)
         .set("fill", "none")
         .set("stroke", colour(i))
-        .set("stroke-width", 2.2)
+        .set("stroke-width", UNICAST_W)
         .set("marker-end", format!("url(#arrow-{})", i % PALETTE.len()));
     (path, (start + end) * 0.25 + control * 0.5)
 }
 
 /// The ring a worm of colour `i` draws around a node it drops a copy at.
 pub fn drop_ring(at: P, i: usize) -> Circle {
-    circle(at, NODE_R + 4.5, "none", colour(i)).set("stroke-width", 2.5)
+    circle(at, DROP_RING_R, "none", colour(i)).set("stroke-width", LINK_W)
 }
 
 /// Text with its anchor (`start`, `middle`, `end`) at `at`, the baseline `size/3` below it, so
@@ -159,10 +212,9 @@ pub fn hop_label(at: P, n: u32) -> Group {
 
 /// `label` in a small white box centred on `at`, in `colour`.
 pub fn label_in(at: P, label: &str, colour: &str) -> Group {
-    let w = 6.0 + 7.0 * label.chars().count() as f64;
-    let h = 14.0;
-    let rect = badge_box(at, w, h, "white", colour);
-    let number = text(at, label, 11.0, "middle")
+    let w = LABEL_PAD + LABEL_CHAR_W * label.chars().count() as f64;
+    let rect = badge_box(at, w, LABEL_H, "white", colour);
+    let number = text(at, label, LABEL_FONT, "middle")
         .set("fill", colour)
         .set("font-weight", "bold");
     Group::new().add(rect).add(number)
@@ -171,7 +223,7 @@ pub fn label_in(at: P, label: &str, colour: &str) -> Group {
 /// A z-layer hop badge centred on `at`: a triangle pointing to the next layer (`sign` > 0,
 /// right) or the previous one (left), and the hop number.
 pub fn z_badge(at: P, sign: i64, n: u32) -> Group {
-    z_badge_filled(at, sign, n, TREE, "#e3ecfa")
+    z_badge_filled(at, sign, n, TREE, Z_TINT)
 }
 
 /// A z-layer hop badge in `colour`, on white.
@@ -181,26 +233,25 @@ pub fn z_badge_in(at: P, sign: i64, n: u32, colour: &str) -> Group {
 
 fn z_badge_filled(at: P, sign: i64, n: u32, colour: &str, fill: &str) -> Group {
     let label = n.to_string();
-    let w = 14.0 + 6.5 * label.len() as f64;
-    let h = 13.0;
+    let w = Z_BADGE_W + Z_DIGIT_W * label.len() as f64;
     let left = at.x - w / 2.0;
-    let rect = badge_box(at, w, h, fill, colour);
+    let rect = badge_box(at, w, Z_BADGE_H, fill, colour);
     let (tip, base) = if sign > 0 {
-        (left + 10.0, left + 4.0)
+        (left + Z_ARROW_TIP, left + Z_ARROW_FLAT)
     } else {
-        (left + 4.0, left + 10.0)
+        (left + Z_ARROW_FLAT, left + Z_ARROW_TIP)
     };
     let points = format!(
         "{},{} {},{} {},{}",
         px(base),
-        px(at.y - 3.5),
+        px(at.y - Z_ARROW_HALF),
         px(base),
-        px(at.y + 3.5),
+        px(at.y + Z_ARROW_HALF),
         px(tip),
         px(at.y)
     );
     let triangle = Polygon::new().set("points", points).set("fill", colour);
-    let number = text(P::new(left + 12.0, at.y), &label, 10.0, "start")
+    let number = text(P::new(left + Z_NUMBER_X, at.y), &label, Z_FONT, "start")
         .set("fill", colour)
         .set("font-weight", "bold");
     Group::new().add(rect).add(triangle).add(number)
@@ -213,16 +264,16 @@ fn circle(at: P, r: f64, fill: &str, stroke: &str) -> Circle {
         .set("r", r)
         .set("fill", fill)
         .set("stroke", stroke)
-        .set("stroke-width", 1.6)
+        .set("stroke-width", SYMBOL_STROKE)
 }
 
 /// The symbol of a node with `role`, centred on `at`.
 pub fn node_symbol(at: P, role: Role) -> Group {
     let g = Group::new();
-    let inner = NODE_R * 0.55;
+    let inner = INNER_R;
     match role {
         Role::Source => {
-            let side = 2.0 * NODE_R + 4.0;
+            let side = SOURCE_SIDE;
             let square = Rectangle::new()
                 .set("x", px(at.x - side / 2.0))
                 .set("y", px(at.y - side / 2.0))
@@ -230,7 +281,7 @@ pub fn node_symbol(at: P, role: Role) -> Group {
                 .set("height", side)
                 .set("fill", INK);
             g.add(square)
-                .add(circle(at, NODE_R - 1.0, "none", "white"))
+                .add(circle(at, SOURCE_RING_R, "none", "white"))
                 .add(circle(at, inner, "none", "white"))
         }
         Role::Replicate { dest: false } => g
@@ -239,8 +290,8 @@ pub fn node_symbol(at: P, role: Role) -> Group {
         Role::Replicate { dest: true } => g
             .add(circle(at, NODE_R, INK, INK))
             .add(circle(at, inner, "none", "white")),
-        Role::Passerby => g.add(circle(at, NODE_R * 0.8, "white", INK)),
-        Role::Destination => g.add(circle(at, NODE_R * 0.8, INK, INK)),
-        Role::Off => g.add(circle(at, 2.5, GRID, "none").set("stroke-width", 0)),
+        Role::Passerby => g.add(circle(at, SMALL_R, "white", INK)),
+        Role::Destination => g.add(circle(at, SMALL_R, INK, INK)),
+        Role::Off => g.add(circle(at, OFF_R, GRID, "none").set("stroke-width", 0)),
     }
 }

@@ -1,7 +1,7 @@
 //! `meshcast serve`: the web explorer and its JSON API, served on loopback by default.
 //!
-//! The page (`meshcast-cli/web/`: one HTML file, one script, one style sheet, no build step) is
-//! embedded in the binary. Everything it shows comes from the [`api`], which is a thin HTTP
+//! The page (`meshcast-cli/web/`: one HTML file, one style sheet and ES modules, no build step)
+//! is embedded in the binary ([`assets`]). Everything it shows comes from the [`api`], which is a thin HTTP
 //! layer over the command line's own request parsing and reports: `POST /api/route` answers
 //! with exactly what `meshcast route --json` prints for the same fields.
 //!
@@ -14,6 +14,7 @@
 //! when full.
 
 mod api;
+mod assets;
 mod guard;
 mod queue;
 mod stall;
@@ -27,10 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use axum::http::header;
 use axum::middleware;
-use axum::response::IntoResponse;
-use axum::routing::get;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -43,11 +41,6 @@ use crate::output;
 use guard::Hosts;
 use queue::WorkQueue;
 use stall::StallLimit;
-
-/// The page and its assets, compiled in so the binary is all a user needs.
-const INDEX_HTML: &str = include_str!("../../web/index.html");
-const APP_JS: &str = include_str!("../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 /// Largest request header (431 beyond), and hyper's read buffer (its minimum is 8 KiB);
 /// browsers send headers under 4 KiB.
@@ -143,16 +136,10 @@ pub fn run(args: &ServeArgs) -> Result<String> {
 fn router(limits: Limits) -> Router {
     let shared = Arc::new(Server::new(limits));
     Router::new()
-        .route("/", get(|| asset("text/html; charset=utf-8", INDEX_HTML)))
-        .route("/app.js", get(|| asset("text/javascript", APP_JS)))
-        .route("/style.css", get(|| asset("text/css", STYLE_CSS)))
+        .merge(assets::router())
         .merge(api::router())
         .layer(middleware::from_fn_with_state(shared.clone(), guard::guard))
         .with_state(shared)
-}
-
-async fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, content_type)], body)
 }
 
 /// Accept connections until `shutdown`, at most `max_connections` open at once, each closed

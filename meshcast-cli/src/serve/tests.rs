@@ -14,6 +14,7 @@ use axum::response::IntoResponse;
 use tokio::task::JoinHandle;
 
 use super::api::{ApiError, MAX_BODY, MAX_NODES};
+use super::assets::FILES;
 use super::guard::Hosts;
 use super::queue::WorkQueue;
 use super::{router, Limits};
@@ -320,6 +321,68 @@ async fn the_page_and_its_assets_are_served() {
     assert!(js.contains("/api/route"));
     let (status, kind, _) = call("GET", "/style.css", "").await;
     assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/css"));
+}
+
+#[tokio::test]
+async fn every_module_of_the_page_is_served_and_imports_only_served_files() {
+    let served: Vec<&str> = FILES
+        .iter()
+        .map(|f| f.0)
+        .chain(["/vocabulary.js"])
+        .collect();
+    for path in &served {
+        assert_eq!(call("GET", path, "").await.0, StatusCode::OK, "{path}");
+    }
+    let (_, _, html) = call("GET", "/", "").await;
+    assert!(html.contains(r#"<script type="module" src="app.js">"#));
+    for (path, _, text) in FILES {
+        for import in text.split(r#" from "./"#).skip(1) {
+            let file = format!("/{}", import.split('"').next().unwrap());
+            assert!(served.contains(&file.as_str()), "{path} imports {file}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_page_draws_with_the_renderers_vocabulary_and_no_copy_of_it() {
+    let (status, kind, module) = call("GET", "/vocabulary.js", "").await;
+    assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/javascript"));
+    assert_eq!(module, crate::draw::vocabulary_module());
+    let names = module
+        .lines()
+        .filter_map(|l| l.strip_prefix("export const "))
+        .map(|l| l.split(' ').next().unwrap());
+    for name in names {
+        for (path, _, text) in FILES {
+            let own = format!("const {name} =");
+            assert!(!text.contains(&own), "{path} has its own {name}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn tree_links_carry_their_all_port_time_the_depth_of_their_head() {
+    let body = r#"{"topology": "torus:6x5", "dests": "5,4 0,3 3,0 2,2 5,0", "all": true}"#;
+    let (status, _, text) = call("POST", "/api/route", body).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let reports: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let trees: Vec<&Value> = reports.iter().filter(|r| r["kind"] == "tree").collect();
+    assert!(trees.len() >= 3, "{text}");
+    for report in trees {
+        let links = report["links"].as_array().unwrap();
+        let parent = |node: &Value| links.iter().find(|l| &l["to"] == node).map(|l| &l["from"]);
+        for link in links {
+            let (mut depth, mut at) = (0, &link["to"]);
+            while let Some(up) = parent(at) {
+                (depth, at) = (depth + 1, up);
+            }
+            assert_eq!(
+                link["all_port_hop"], depth,
+                "{} {link}",
+                report["algorithm"]
+            );
+        }
+    }
 }
 
 /// Status and headers of `request` through the router with the default limits.

@@ -1,8 +1,9 @@
 // End-to-end test of the explorer in real headless Chromium (Debian's /usr/bin/chromium, driven
 // by playwright-core): start `meshcast serve --port 0`, open the page, toggle destinations with
 // the mouse and the keyboard, and check that every number the page shows (the exact optima
-// too) equals what `meshcast route --all --optima --json` prints for the same request. Writes
-// target/e2e/explorer.png.
+// too) equals what `meshcast route --all --optima --json` prints for the same request, that
+// tree links carry the report's all-port times, and that the page draws with the renderer's
+// constants (/vocabulary.js). Writes target/e2e/explorer.png, cube.png and torus.png.
 //
 // Run from the repository root after `cargo build -p meshcast-cli`:
 //   (cd meshcast-cli/web/e2e && npm ci && npm test)
@@ -140,6 +141,8 @@ try {
   await assertMatchesCli(page, examples[cube].dests, examples[cube].algo, "mesh:5x5x5");
   assert.equal(await page.inputValue("#source"), "0,0,0");
   assert.equal(await page.locator("#drawing .node").count(), 125);
+  mkdirSync(artifacts, { recursive: true });
+  await page.locator("#view").screenshot({ path: resolve(artifacts, "cube.png") });
   const diagExample = examples.findIndex((w) => w.figure === "seed 001 Example 3.2.1.1");
   await page.selectOption("#example", String(diagExample));
   await routed(page, example);
@@ -254,6 +257,44 @@ try {
   await page.hover('.node[data-c="7,7"]');
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: resolve(artifacts, "explorer.png"), fullPage: true });
+
+  // All-port: tree links are animated and labelled with the report's all-port times
+  // (links[].all_port_hop), not with times the page works out itself.
+  await page.selectOption("#port", "all");
+  await assertMatchesCli(page, toggled, "dds", TOPOLOGY, "all");
+  const allPort = cli(toggled, ["--algo", "dds"], TOPOLOGY, "all");
+  const linkTimes = () => page.evaluate(() =>
+    [...document.querySelectorAll("#drawing > g:nth-of-type(2) > g.anim")].map((g) => Number(g.dataset.t)));
+  assert.deepEqual(await linkTimes(), allPort.links.map((l) => l.all_port_hop), "all-port link times");
+  assert.ok(allPort.links.some((l) => l.hop !== l.all_port_hop), "the request tells the models apart");
+  assert.equal(await page.textContent("#time-out"),
+    `${allPort.metrics.all_port_time} / ${allPort.metrics.all_port_time} hops`);
+
+  // One drawing vocabulary: the page's wraparound stubs are as long as route --svg's, the
+  // length /vocabulary.js (written from meshcast-cli/src/draw/) gives.
+  const torusDests = "5,4 0,3 3,0";
+  const torusPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  torusPage.on("pageerror", (e) => problems.push(e.message));
+  await torusPage.goto(`${base}#topology=torus:6x5&source=0,0&dests=${torusDests}&algo=vh&port=one`);
+  await routed(torusPage, torusDests);
+  await assertMatchesCli(torusPage, torusDests, "vh", "torus:6x5");
+  const vocabulary = await (await fetch(`${base}vocabulary.js`)).text();
+  const stub = Number(vocabulary.match(/^export const STUB = (\d+(?:\.\d+)?);$/m)[1]);
+  const pageStubs = await torusPage.evaluate(() => [...document.querySelectorAll("#drawing line[stroke-dasharray]")]
+    .map((l) => Math.hypot(l.x2.baseVal.value - l.x1.baseVal.value, l.y2.baseVal.value - l.y1.baseVal.value)));
+  const torusSvg = resolve(artifacts, "torus.svg");
+  execFileSync(bin, ["route", "-t", "torus:6x5", "-d", torusDests, "-a", "vh", "--svg", torusSvg]);
+  const cliStubs = [...readFileSync(torusSvg, "utf8").matchAll(/<line [^>]*stroke-dasharray[^>]*>/g)].map(([l]) => {
+    const v = (name) => Number(l.match(new RegExp(` ${name}="([-\\d.]+)"`))[1]);
+    return Math.hypot(v("x2") - v("x1"), v("y2") - v("y1"));
+  });
+  // (route --svg has one more dashed line: the wraparound sample of its legend.)
+  assert.ok(pageStubs.length > 0, "a stub at each edge node");
+  for (const length of pageStubs) assert.equal(length, stub, "the page's stub length");
+  assert.equal(cliStubs.filter((length) => length === stub).length, pageStubs.length, "route --svg's stubs");
+  await torusPage.screenshot({ path: resolve(artifacts, "torus.png"), fullPage: true });
+  await torusPage.close();
+
   assert.deepEqual(problems, [], "no script errors on the page");
   console.log(`e2e ok: page numbers equal the CLI's; screenshot ${resolve(artifacts, "explorer.png")}`);
 } finally {
