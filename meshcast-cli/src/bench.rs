@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use meshcast::algo::{self, AlgoInfo, Family, Params, Request, REGISTRY};
+use meshcast::algo::{self, AlgoInfo, Params, Request, REGISTRY};
 use meshcast::experiment::sweep::{Placement, Sweep};
-use meshcast::plan::Plan;
+use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 
@@ -113,7 +113,7 @@ fn algorithms(names: &str) -> Result<Vec<&'static AlgoInfo>> {
     if names.trim().eq_ignore_ascii_case("trees") {
         return Ok(REGISTRY
             .iter()
-            .filter(|a| a.family == Family::Tree)
+            .filter(|a| a.family == PlanKind::Tree)
             .collect());
     }
     names

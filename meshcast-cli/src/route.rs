@@ -4,11 +4,12 @@
 
 use anyhow::{Context, Result};
 use meshcast::algo::{self, Request, REGISTRY};
+use meshcast::evaluation::Models;
 use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 
 use crate::args::{AlgosArgs, RouteArgs};
-use crate::report::{self, AlgoRow, Models, OptimaReport, RouteReport, RoutesWithOptima};
+use crate::report::{self, AlgoRow, OptimaReport, RouteReport, RoutesWithOptima};
 use crate::{draw, output, text};
 
 /// `meshcast algos`.

@@ -20,6 +20,7 @@
 //! * [`eval`]: traffic, additional traffic, one-port and all-port store-and-forward time,
 //!   wormhole latency, message-passing steps.
 //! * [`contention`]: stepwise and depth channel contention among a plan's messages.
+//! * [`evaluation`]: which models apply to which plan, and a plan's values under all of them.
 //! * [`schedule`]: the port order at each node — the paper's, or the optimal one.
 //!
 //! ```
@@ -52,6 +53,7 @@ pub mod algo;
 pub mod contention;
 pub mod error;
 pub mod eval;
+pub mod evaluation;
 pub mod exact;
 pub mod experiment;
 pub mod plan;

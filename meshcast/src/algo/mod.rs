@@ -18,7 +18,7 @@ pub mod unicast;
 use std::fmt;
 
 use crate::error::InputError;
-use crate::plan::Plan;
+use crate::plan::{Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
 /// Settings that some algorithms take; the defaults are the papers'. Algorithms that take none
@@ -138,27 +138,6 @@ pub trait Algorithm: Sync {
     fn plan(&self, request: &Request) -> Plan;
 }
 
-/// The family of an algorithm (seed 001 §2.1.2.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// Store-and-forward multicast trees.
-    Tree,
-    /// Path-based (wormhole) multicast.
-    Path,
-    /// Unicast-based multicast.
-    Unicast,
-}
-
-impl fmt::Display for Family {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Family::Tree => "tree",
-            Family::Path => "path",
-            Family::Unicast => "unicast",
-        })
-    }
-}
-
 /// Which topologies an algorithm's paper covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Support {
@@ -201,8 +180,8 @@ impl fmt::Display for Support {
 pub struct AlgoInfo {
     /// The name the CLI takes (`vh`, `diag`, `pair-min`, …).
     pub name: &'static str,
-    /// Tree, path or unicast.
-    pub family: Family,
+    /// Tree, path or unicast (seed 001 §2.1.2.2): the kind of every plan it builds.
+    pub family: PlanKind,
     /// Paper and section the implementation follows.
     pub paper: &'static str,
     /// Topologies it runs on.
@@ -275,7 +254,7 @@ const MESH_2D: Support = Support {
 pub static REGISTRY: &[AlgoInfo] = &[
     AlgoInfo {
         name: "vh",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Harutyunyan & Liu (2003), as in seed 001 §3.2.1.1 and seed 000 §2.2.1",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -285,7 +264,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "dist",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Harutyunyan & Liu (2003), as in seed 000 §2.2.2",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -295,7 +274,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "min",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Harutyunyan (MIN), as in seed 001 §3.2.2.1 and §3.2.3",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -305,7 +284,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "diag",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Wang, seed 001 §3.2.1 (Algorithms 3.2.1.1–3.2.1.6)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -316,7 +295,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "diag-stem",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "seed 000 §2.2.1's DIAG read as: destinations join the stem (issue 17, reading 3)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -326,7 +305,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "dds",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Wang, seed 001 §3.2.2 (Algorithms 3.2.2.1–3.2.2.6)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -336,7 +315,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "rsa",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Rao, Sadayappan, Hwang & Shor (1992), per zone as in seed 001 §3.1.3 (issue 7)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -346,7 +325,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "pair",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Malani, seed 000 §3.2 (Algorithms 1–2)",
         support: MESH_TORUS_2D,
         model: SAF_ONE_PORT,
@@ -356,7 +335,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "pair-min",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Malani, seed 000 §3.3 (Algorithms 3–4, the thesis's MIN)",
         support: MESH_TORUS_2D,
         model: SAF_ONE_PORT,
@@ -366,7 +345,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "lin",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Lin's sorted MP, as reviewed in seed 001 §3.3.2",
         support: MESH_2D,
         model: WORMHOLE_PATH,
@@ -376,7 +355,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "dual-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Lin, McKinley & Ni (1994), as in seed 003 §2; labels and R(u,v) of seed 002 §2.2",
         support: ANY_MESH_TORUS,
         model: WORMHOLE_PATH,
@@ -386,7 +365,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "multi-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Lin, McKinley & Ni (1994), as in seed 003 §2; labels and R(u,v) of seed 002 §2.2",
         support: ANY_MESH_TORUS,
         model: WORMHOLE_PATH,
@@ -396,7 +375,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "xy-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Wang, seed 001 §3.3.3 (Algorithms 3.3.1–3.3.2)",
         support: MESH_2D,
         model: WORMHOLE_PATH,
@@ -406,7 +385,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "column-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Boppana, Chalasani & Raghavendra (1994/1998), as in seed 003 §2",
         support: Support {
             mesh: true,
@@ -420,7 +399,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "qg",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Al-Dubai, Ould-Khaoua & Romdhani (2007), seed 003 §3 (Phases 1–4, Definitions 3–8)",
         support: Support {
             mesh: true,
@@ -434,7 +413,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "separate",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "separate addressing, as in seed 001 §2.1.2.2 and seed 002 §1",
         support: ANY_MESH_TORUS,
         model: WORMHOLE_UNICAST_ONE_PORT,
@@ -444,7 +423,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "u-mesh",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "McKinley, Xu, Esfahanian & Ni (1994), as in seed 001 §2.2 and §2.1.2.4.3",
         support: Support {
             mesh: true,
@@ -458,7 +437,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "u-torus",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "Robinson, McKinley & Cheng (1995), as in seed 001 §2.2",
         support: Support {
             mesh: false,
@@ -472,7 +451,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "multiport",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "seed 002 §3 (Definitions 5–6, Figure 4, Theorems 1–3), generalised to d ports",
         support: MESH_TORUS_2D,
         model: "wormhole, unicast-based, d-port (default 2)",

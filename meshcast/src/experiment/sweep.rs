@@ -42,9 +42,10 @@ use rayon::prelude::*;
 
 use super::stats::Tally;
 use super::workload::{random_destinations, seeded};
-use crate::algo::{AlgoInfo, Family, Params, Request};
+use crate::algo::{AlgoInfo, Params, Request};
 use crate::error::{Error, InputError};
 use crate::eval::{message_steps, wormhole_latency, Metrics, Wormhole};
+use crate::evaluation::Evaluation;
 use crate::plan::Plan;
 use crate::schedule::Schedule;
 use crate::topology::Shape;
@@ -277,13 +278,14 @@ pub struct Sweep {
 
 impl Sweep {
     /// Whether this sweep measures `metric` for `algorithm`: the store-and-forward metrics for
-    /// every plan; under a wormhole model, wormhole latency for path- and unicast-based plans and
-    /// steps for unicast-based ones.
+    /// every plan; under a wormhole model, wormhole latency for the plans
+    /// [`Evaluation::switched`] admits (path- and unicast-based) and steps for those
+    /// [`Evaluation::stepped`] admits (unicast-based), the rule a route report follows.
     pub fn measures(&self, algorithm: &AlgoInfo, metric: Metric) -> bool {
         let wormhole = self.wormhole.is_some();
         match metric {
-            Metric::WormholeLatency => wormhole && algorithm.family != Family::Tree,
-            Metric::Steps => wormhole && algorithm.family == Family::Unicast,
+            Metric::WormholeLatency => wormhole && Evaluation::switched(algorithm.family),
+            Metric::Steps => wormhole && Evaluation::stepped(algorithm.family),
             _ => true,
         }
     }
