@@ -13,13 +13,14 @@
 use std::fmt;
 use std::str::Lines;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use meshcast::algo::{AlgoInfo, Request};
 use meshcast::evaluation::{Evaluation, Models};
 use meshcast::experiment::gap::Baseline;
 use meshcast::plan::Plan;
 use meshcast::schedule::Schedule;
 use meshcast::topology::{Node, Shape};
+use meshcast::Error;
 use serde::{Deserialize, Serialize};
 
 /// The `schema` value of every [`RouteReport`]; bumped when a field changes meaning or goes away.
@@ -322,7 +323,8 @@ pub struct RoutesWithOptima {
 impl RouteReport {
     /// Run `info` on `request` with `schedule` and report the result, measuring a path- or
     /// unicast-based plan also under `models`. Fails when the algorithm does not support the
-    /// topology, or (a library bug) when its plan does not validate.
+    /// topology, or (a library bug) when its plan does not validate
+    /// ([`AlgoInfo::route_validated`], the one validation of the plan).
     pub fn build(
         info: &AlgoInfo,
         request: &Request,
@@ -330,9 +332,13 @@ impl RouteReport {
         models: Models,
     ) -> Result<RouteReport> {
         let shape = request.shape();
-        let plan = schedule.apply(info.route(request)?, shape);
-        plan.validate(shape, info.shortest_path)
-            .with_context(|| format!("internal error: {} built an invalid plan", info.name))?;
+        let plan = match info.route_validated(request) {
+            Err(Error::Plan(e)) => {
+                let context = format!("internal error: {} built an invalid plan", info.name);
+                return Err(anyhow::Error::new(e).context(context));
+            }
+            routed => schedule.apply(routed?, shape),
+        };
         Ok(RouteReport::of_plan(
             info.name, &plan, shape, schedule, models,
         ))

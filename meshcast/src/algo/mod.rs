@@ -17,7 +17,7 @@ pub mod unicast;
 
 use std::fmt;
 
-use crate::error::InputError;
+use crate::error::{Error, InputError, PlanError};
 use crate::plan::{Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
@@ -219,15 +219,36 @@ impl AlgoInfo {
         })
     }
 
-    /// Route `request`, or say why this algorithm cannot.
+    /// Route `request`, or say why this algorithm cannot. In tests and debug builds the plan is
+    /// validated here (an invalid plan is a library bug and panics); release builds trust the
+    /// algorithm, so sweeps pay nothing for it. [`AlgoInfo::route_validated`] validates in every
+    /// build instead; each plan is validated once either way.
     pub fn route(&self, request: &Request) -> Result<Plan, InputError> {
-        self.check_support(request.shape())?;
-        let plan = self.algorithm.plan(request);
+        let plan = self.route_unvalidated(request)?;
         #[cfg(debug_assertions)]
-        if let Err(e) = plan.validate(request.shape(), self.shortest_path) {
+        if let Err(e) = self.validate(&plan, request) {
             panic!("{} built an invalid plan for {request:?}: {e}", self.name);
         }
         Ok(plan)
+    }
+
+    /// Route `request` and validate the plan in every build (what a front end reporting one
+    /// plan does): [`Error::Input`] when this algorithm cannot route the request,
+    /// [`Error::Plan`] when its plan breaks a rule of [`Plan::validate`] (a library bug).
+    pub fn route_validated(&self, request: &Request) -> Result<Plan, Error> {
+        let plan = self.route_unvalidated(request)?;
+        self.validate(&plan, request)?;
+        Ok(plan)
+    }
+
+    fn route_unvalidated(&self, request: &Request) -> Result<Plan, InputError> {
+        self.check_support(request.shape())?;
+        Ok(self.algorithm.plan(request))
+    }
+
+    /// The validator's verdict on a plan this algorithm built for `request`.
+    fn validate(&self, plan: &Plan, request: &Request) -> Result<(), PlanError> {
+        plan.validate(request.shape(), self.shortest_path)
     }
 }
 
@@ -474,4 +495,47 @@ pub fn find(name: &str) -> Result<&'static AlgoInfo, InputError> {
                 .collect::<Vec<_>>()
                 .join(", "),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An algorithm that forgets its destinations: its plan has no sends.
+    struct Forgetful;
+
+    impl Algorithm for Forgetful {
+        fn plan(&self, request: &Request) -> Plan {
+            let dests = request.destinations().to_vec();
+            Plan::new(PlanKind::Tree, request.source(), dests)
+        }
+    }
+
+    fn forgetful() -> AlgoInfo {
+        AlgoInfo {
+            name: "forgetful",
+            family: PlanKind::Tree,
+            paper: "none",
+            support: ANY_MESH_TORUS,
+            model: SAF_ONE_PORT,
+            shortest_path: false,
+            summary: "builds invalid plans",
+            algorithm: &Forgetful,
+        }
+    }
+
+    #[test]
+    fn route_validated_refuses_an_invalid_plan_and_passes_a_valid_one() {
+        let req = Request::parse("mesh:4x4", "0,0", "2,1 3,3").unwrap();
+        let invalid = forgetful().route_validated(&req);
+        assert!(matches!(invalid, Err(Error::Plan(_))), "{invalid:?}");
+        let vh = find("vh").unwrap();
+        assert_eq!(vh.route_validated(&req).unwrap(), vh.route(&req).unwrap());
+        let cube = Request::parse("mesh:4x4x4", "0,0,0", "1,1,1").unwrap();
+        let unsupported = find("pair").unwrap().route_validated(&cube);
+        assert!(
+            matches!(unsupported, Err(Error::Input(_))),
+            "{unsupported:?}"
+        );
+    }
 }
