@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
-use super::tally_file::{samples, TallyFile};
+use super::tally_file::TallyFile;
 
 /// The fewest multicasts a batch runs between two saves (so the wait for a batch's slowest
 /// thread stays small); with the theses' 1000 runs per K, every K is saved when it is done.
@@ -38,7 +38,7 @@ pub fn execute(
         Some(s) => start(sweep, shard, s)?,
         None => (sweep.empty_tally(), vec![false; sweep.ks.len()]),
     };
-    let owed = |i: usize| samples(sweep, shard, i);
+    let owed = |i: usize| shard.runs_of_point(i, sweep.runs);
     let todo: u64 = (0..done.len()).filter(|&i| !done[i]).map(owed).sum();
     let bar = progress_bar(todo, Count::Of("multicasts"), quiet);
     for batch in batches(&done, owed) {

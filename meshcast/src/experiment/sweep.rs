@@ -40,6 +40,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rayon::prelude::*;
 
+pub use super::shard::Shard;
 use super::stats::Tally;
 use super::workload::{random_destinations, seeded};
 use crate::algo::{AlgoInfo, Params, Request};
@@ -122,41 +123,6 @@ pub type Tallies = [Tally; Metric::COUNT];
 /// One algorithm's values on one multicast, indexed by `metric as usize`; `None` for a metric
 /// the sweep does not measure for that algorithm.
 pub type Sample = [Option<i64>; Metric::COUNT];
-
-/// Which part of the units to run: those whose index is `index` modulo `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Shard {
-    /// 0-based shard number.
-    pub index: u32,
-    /// Number of shards.
-    pub count: u32,
-}
-
-impl Shard {
-    /// All units.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
-
-    /// Parse `i/N` (0 ≤ i < N).
-    pub fn parse(text: &str) -> Result<Shard, InputError> {
-        let bad = || InputError::Setting {
-            name: "shard",
-            value: text.to_string(),
-            allowed: "write i/N with 0 ≤ i < N, e.g. 3/8",
-        };
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let i: u32 = i.trim().parse().map_err(|_| bad())?;
-        let n: u32 = n.trim().parse().map_err(|_| bad())?;
-        if n == 0 || i >= n {
-            return Err(bad());
-        }
-        Ok(Shard { index: i, count: n })
-    }
-
-    /// Whether unit `unit` (K number × runs + run) is one of this shard's.
-    pub fn has(&self, unit: u64) -> bool {
-        unit % u64::from(self.count) == u64::from(self.index)
-    }
-}
 
 /// The sums of one destination count.
 #[derive(Clone, Debug, PartialEq, Eq)]
