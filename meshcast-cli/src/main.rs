@@ -15,6 +15,7 @@ mod msets;
 mod optimality;
 mod output;
 mod plot;
+mod progress;
 mod report;
 mod reproduce;
 mod route;

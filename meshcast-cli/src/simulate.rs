@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::args::ParamArgs;
 use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
-use crate::sweep::{progress_bar, Count};
+use crate::progress::{progress_bar, Count};
 use crate::text::{table, Align};
 
 pub const SIMULATE_EXAMPLES: &str = "\

@@ -31,7 +31,6 @@ use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 use crate::args::{MergeArgs, SweepArgs};
 use crate::output::{self, check_directory, Format};
 use execute::StateFile;
-pub(crate) use execute::{progress_bar, Count};
 use gaps::Gaps;
 use tally_file::{state_path, TallyFile};
 
