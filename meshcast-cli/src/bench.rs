@@ -18,7 +18,7 @@ use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 
-use crate::args::PlacementArg;
+use crate::flags::PlacementArg;
 use crate::text::{table, Align};
 
 pub const BENCH_EXAMPLES: &str = "\

@@ -11,6 +11,7 @@
 mod args;
 mod bench;
 mod draw;
+mod flags;
 mod msets;
 mod optimality;
 mod output;

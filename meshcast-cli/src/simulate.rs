@@ -19,7 +19,7 @@ use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::Serialize;
 
-use crate::args::ParamArgs;
+use crate::flags::ParamArgs;
 use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
 use crate::progress::{progress_bar, Count};
@@ -89,7 +89,7 @@ pub struct SimulateArgs {
     /// `d` (seed 002's d-port architecture: 1 or 2; seed 003: 4) or `all` (one per link of the
     /// node, 2n in n dimensions). The multiport algorithm plans for the same d (all: the
     /// paper's 2) [default: one].
-    #[arg(long, value_name = "PORTS", value_parser = crate::args::parse_ports)]
+    #[arg(long, value_name = "PORTS", value_parser = crate::flags::parse_ports)]
     pub port: Option<Ports>,
     #[command(flatten)]
     pub params: ParamArgs,

@@ -30,7 +30,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
+use crate::args::{AlgosArgs, RouteArgs};
+use crate::flags::{ParamArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
 use crate::report::{self, OptimaReport, RouteReport};
 use crate::{draw, route, text};
 

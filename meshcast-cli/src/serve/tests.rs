@@ -17,7 +17,8 @@ use super::api::{ApiError, MAX_BODY, MAX_NODES};
 use super::guard::Hosts;
 use super::queue::WorkQueue;
 use super::{router, Limits};
-use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs};
+use crate::args::{AlgosArgs, RouteArgs};
+use crate::flags::{ParamArgs, ScheduleArg, WormholeArgs};
 
 const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
 

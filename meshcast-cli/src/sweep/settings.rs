@@ -16,7 +16,8 @@ use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{algo_params, ModelArg, PlacementArg, SweepArgs};
+use crate::args::SweepArgs;
+use crate::flags::{algo_params, ModelArg, PlacementArg};
 
 /// The most destination counts one sweep takes (a guard against `--k 1:4000000000`).
 const MAX_POINTS: usize = 100_000;
