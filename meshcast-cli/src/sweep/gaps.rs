@@ -14,9 +14,8 @@ use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, GapTally, Worst};
 use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Shard, Sweep};
 
-use super::table::bracketed;
 use crate::progress::{progress_bar, Count};
-use crate::text::{table, Align};
+use crate::text::{bracketed, table, Align};
 
 /// The baselines of `--baseline LIST` (none without the flag).
 pub fn baselines(list: Option<&str>) -> Result<Vec<Baseline>> {
