@@ -278,8 +278,8 @@ pub struct SweepArgs {
     /// The network: mesh:20x20, torus:10x10x10, hypercube:6.
     #[arg(long, short = 't', value_name = "TOPOLOGY")]
     pub topology: String,
-    /// Comma-separated algorithm names (see `meshcast algos`), in report order, or `all`: every
-    /// algorithm that supports the topology.
+    /// Comma-separated algorithm names (see `meshcast algos`), in report order, or `all` (`trees`):
+    /// every algorithm (every tree algorithm) that supports the topology.
     #[arg(long, short = 'a', value_name = "NAMES")]
     pub algos: String,
     /// Destination counts: a comma list of counts and ranges FIRST:LAST[:STEP], e.g. 10:390:10.

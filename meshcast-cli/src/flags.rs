@@ -1,12 +1,75 @@
-//! Flag groups and flag values several subcommands share: the wormhole model's flags, the
-//! algorithm settings, `--port`, `--model`, `--placement` and `--schedule`. A leaf of the
+//! Flag groups and flag values several subcommands share: `--algos`, the wormhole model's flags,
+//! the algorithm settings, `--port`, `--model`, `--placement` and `--schedule`. A leaf of the
 //! command line: [`crate::args`] and the subcommands that define their own flags (simulate,
 //! bench) use it, and it uses neither.
 
+use std::collections::BTreeSet;
+
+use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use meshcast::algo::Params;
+use meshcast::algo::{self, AlgoInfo, Params, REGISTRY};
 use meshcast::eval::{Ports, Wormhole};
+use meshcast::plan::PlanKind;
 use meshcast::schedule::Schedule;
+use meshcast::topology::Shape;
+
+/// How a command reads `--algos`: a comma list of registry names (any letter case; the rows in
+/// list order), or a keyword, `all` (every algorithm) or `trees` (every tree algorithm), in
+/// registry order. The one reader of sweep's, simulate's and bench's `--algos`; each command
+/// says what else it asks of the list.
+#[derive(Clone, Copy, Debug)]
+pub struct AlgosFlag<'a> {
+    /// The topology the command runs on: a keyword selects the algorithms that support it
+    /// (`None`: every topology, each command skipping what a topology does not support).
+    pub topology: Option<&'a Shape>,
+    /// Whether a named algorithm must support `topology`, checked as the list is read
+    /// (simulate; a sweep checks support once all its settings are read).
+    pub check_named: bool,
+    /// Whether each algorithm may be named once only (a sweep's records and pairs are keyed by
+    /// name).
+    pub distinct: bool,
+}
+
+impl AlgosFlag<'_> {
+    /// The algorithms `text` selects; a refusal names the flag and its value.
+    pub fn parse(&self, text: &str) -> Result<Vec<&'static AlgoInfo>> {
+        self.read(text).with_context(|| format!("--algos '{text}'"))
+    }
+
+    fn read(&self, text: &str) -> Result<Vec<&'static AlgoInfo>> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "all" => return self.every(None),
+            "trees" => return self.every(Some(PlanKind::Tree)),
+            _ => {}
+        }
+        let mut seen = BTreeSet::new();
+        text.split(',')
+            .map(|name| {
+                let info = algo::find(name.trim())?;
+                if self.distinct && !seen.insert(info.name) {
+                    bail!("algorithm '{}' is listed twice: list each once", info.name);
+                }
+                if let Some(shape) = self.topology.filter(|_| self.check_named) {
+                    info.check_support(shape)?;
+                }
+                Ok(info)
+            })
+            .collect()
+    }
+
+    /// Every algorithm of `family` (`None`: of any) that supports the topology.
+    fn every(&self, family: Option<PlanKind>) -> Result<Vec<&'static AlgoInfo>> {
+        let chosen: Vec<_> = REGISTRY
+            .iter()
+            .filter(|a| family.is_none_or(|f| a.family == f))
+            .filter(|a| self.topology.is_none_or(|s| a.support.covers(s)))
+            .collect();
+        match self.topology {
+            Some(shape) if chosen.is_empty() => bail!("no algorithm supports {shape}"),
+            _ => Ok(chosen),
+        }
+    }
+}
 
 /// `--model` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -118,5 +181,76 @@ impl From<ScheduleArg> for Schedule {
             ScheduleArg::Optimal => Schedule::Optimal,
             ScheduleArg::WrapLast => Schedule::WrapLast,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: Vec<&AlgoInfo>) -> Vec<&str> {
+        v.iter().map(|a| a.name).collect()
+    }
+
+    /// How `meshcast sweep` reads `--algos`.
+    fn sweep(shape: &Shape) -> AlgosFlag<'_> {
+        AlgosFlag {
+            topology: Some(shape),
+            check_named: false,
+            distinct: true,
+        }
+    }
+
+    #[test]
+    fn algorithm_lists() {
+        let torus3: Shape = "torus:4x4x4".parse().unwrap();
+        let algorithms = |text| sweep(&torus3).parse(text);
+        assert_eq!(names(algorithms("dds, VH").unwrap()), ["dds", "vh"]);
+        let all = names(algorithms("all").unwrap());
+        assert!(all.contains(&"diag") && !all.contains(&"pair"), "{all:?}");
+        assert!(algorithms("vh,vh").is_err());
+        assert!(algorithms("vh,nope").is_err());
+    }
+
+    #[test]
+    fn every_command_takes_both_keywords() {
+        let mesh3: Shape = "mesh:4x4x4".parse().unwrap();
+        let trees = names(sweep(&mesh3).parse(" Trees ").unwrap());
+        assert!(trees.contains(&"vh") && !trees.contains(&"pair") && !trees.contains(&"lin"));
+        let anywhere = AlgosFlag {
+            topology: None,
+            check_named: false,
+            distinct: false,
+        };
+        let every_tree = names(anywhere.parse("trees").unwrap());
+        assert!(every_tree.contains(&"pair") && !every_tree.contains(&"xy-path"));
+        assert_eq!(anywhere.parse("ALL").unwrap().len(), REGISTRY.len());
+    }
+
+    #[test]
+    fn refusals_name_the_flag_and_keep_their_order() {
+        let mesh3: Shape = "mesh:4x4x4".parse().unwrap();
+        let simulate = AlgosFlag {
+            topology: Some(&mesh3),
+            check_named: true,
+            distinct: false,
+        };
+        let message = |flag: AlgosFlag, text| format!("{:#}", flag.parse(text).unwrap_err());
+        assert_eq!(
+            message(simulate, "lin,nope"),
+            "--algos 'lin,nope': algorithm 'lin' does not support mesh:4x4x4: it runs on 2D mesh"
+        );
+        assert!(message(simulate, "nope,lin")
+            .starts_with("--algos 'nope,lin': unknown algorithm 'nope'"));
+        assert_eq!(names(simulate.parse("vh,vh").unwrap()), ["vh", "vh"]);
+        assert_eq!(
+            names(sweep(&mesh3).parse("lin").unwrap()),
+            ["lin"],
+            "a sweep checks support later"
+        );
+        assert_eq!(
+            message(sweep(&mesh3), "vh,VH"),
+            "--algos 'vh,VH': algorithm 'vh' is listed twice: list each once"
+        );
     }
 }
