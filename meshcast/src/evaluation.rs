@@ -167,17 +167,21 @@ mod tests {
             ("torus:6x6", "2,3", "0,2 3,0 4,5 5,5"),
             ("mesh:4x4x4", "1,1,0", "1,1,1 3,2,0 0,3,3"),
         ];
+        let mut routed = vec![false; REGISTRY.len()];
         for (topology, source, dests) in requests {
             let req = Request::parse(topology, source, dests).unwrap();
-            for info in REGISTRY.iter().filter(|a| a.support.covers(req.shape())) {
-                assert_eq!(
-                    info.route(&req).unwrap().kind(),
-                    info.family,
-                    "{}",
-                    info.name
-                );
+            for (i, info) in REGISTRY.iter().enumerate() {
+                if info.support.covers(req.shape()) {
+                    let kind = info.route(&req).unwrap().kind();
+                    assert_eq!(kind, info.family, "{}", info.name);
+                    routed[i] = true;
+                }
             }
         }
+        assert!(
+            routed.iter().all(|&r| r),
+            "every algorithm is routed at least once"
+        );
     }
 
     #[test]
