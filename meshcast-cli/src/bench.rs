@@ -12,13 +12,13 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use meshcast::algo::{self, AlgoInfo, Family, Params, Request, REGISTRY};
+use meshcast::algo::{AlgoInfo, Params, Request};
 use meshcast::experiment::sweep::{Placement, Sweep};
 use meshcast::plan::Plan;
 use meshcast::schedule::Schedule;
 use meshcast::topology::Shape;
 
-use crate::args::PlacementArg;
+use crate::flags::{AlgosFlag, PlacementArg};
 use crate::text::{table, Align};
 
 pub const BENCH_EXAMPLES: &str = "\
@@ -48,7 +48,8 @@ pub struct BenchArgs {
     /// rounded), which keeps K proportional to N across topologies.
     #[arg(long, short = 'k', value_name = "K")]
     pub k: String,
-    /// Comma-separated algorithm names (see `meshcast algos`), or `trees`: every tree algorithm.
+    /// Comma-separated algorithm names (see `meshcast algos`), or `trees` (`all`): every tree
+    /// algorithm (every algorithm).
     #[arg(long, short = 'a', default_value = "trees", value_name = "NAMES")]
     pub algos: String,
     /// Random multicasts timed per algorithm and topology (the same ones for every algorithm).
@@ -89,7 +90,12 @@ pub fn run(args: &BenchArgs) -> Result<String> {
                 .with_context(|| format!("--topology '{}'", t.trim()))
         })
         .collect::<Result<Vec<_>>>()?;
-    let algos = algorithms(&args.algos)?;
+    let algos = AlgosFlag {
+        topology: None,
+        check_named: false,
+        distinct: false,
+    }
+    .parse(&args.algos)?;
     let mut rows = Vec::new();
     for shape in &shapes {
         let k = destination_count(&args.k, shape)?;
@@ -106,20 +112,6 @@ pub fn run(args: &BenchArgs) -> Result<String> {
         );
     }
     Ok(render(&rows))
-}
-
-/// The registry rows `--algos` names.
-fn algorithms(names: &str) -> Result<Vec<&'static AlgoInfo>> {
-    if names.trim().eq_ignore_ascii_case("trees") {
-        return Ok(REGISTRY
-            .iter()
-            .filter(|a| a.family == Family::Tree)
-            .collect());
-    }
-    names
-        .split(',')
-        .map(|n| algo::find(n).with_context(|| format!("--algos '{names}'")))
-        .collect()
 }
 
 /// `--k` for `shape`: a count, or a percentage of its nodes.

@@ -1,39 +1,40 @@
 //! `meshcast`: the command line of the meshcast library.
 //!
-//! A thin layer: [`args`] parses the command line, the library checks the request and builds
-//! the tree, [`report`] turns the result into plain data, and [`text`], JSON or [`draw`] format
+//! A thin layer: [`args`] parses the command line, each subcommand's module ([`route`],
+//! [`sweep`], [`simulate`], …) has the library check the request and do the work, [`report`]
+//! turns the result into plain data, and [`text`], JSON or [`draw`] format
 //! it; [`output`] writes it; [`sweep`] runs and merges Monte-Carlo sweeps. Every error is printed
 //! as one line, `error: <message>` (clap's usage errors too), and the process exits with 2 for
-//! bad input and 1 when an output cannot be written or a run fails (docs/RELIABILITY.md).
+//! bad input and 1 when an output cannot be written or a run fails ([`status`],
+//! docs/RELIABILITY.md).
 
 mod args;
 mod bench;
 mod draw;
+mod flags;
 mod msets;
 mod optimality;
 mod output;
 mod plot;
+mod progress;
 mod report;
 mod reproduce;
+mod route;
 mod serve;
 mod simulate;
+mod status;
 mod sweep;
 mod text;
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches};
-use meshcast::algo::{self, Request, REGISTRY};
-use meshcast::schedule::Schedule;
-use meshcast::sim::wormhole::SimError;
-use meshcast::topology::Shape;
-use meshcast::PlanError;
 
-use args::{AlgosArgs, Cli, Command, RouteArgs};
-use report::{AlgoRow, Models, OptimaReport, RouteReport, RoutesWithOptima};
+use args::{Cli, Command};
+use status::exit_status;
 
 fn main() -> ExitCode {
     let cli = match parse() {
@@ -44,8 +45,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Command::Algos(a) => algos(a),
-        Command::Route(r) => route(r),
+        Command::Algos(a) => route::algos(a),
+        Command::Route(r) => route::route(r),
         Command::Reproduce(r) => reproduce::run(r),
         Command::Sweep(s) => sweep::run(s),
         Command::Merge(m) => sweep::merge(m),
@@ -106,168 +107,9 @@ fn one_line(rendered: &str) -> String {
     line.replace("invalid digit found in string", "not a whole number ≥ 0")
 }
 
-/// 1 when the program failed (an output could not be written, an internal check failed, a
-/// simulation deadlocked or lost a flit), 2 when the input was bad.
-fn exit_status(e: &anyhow::Error) -> u8 {
-    let run_failed = |c: &(dyn std::error::Error + 'static)| {
-        matches!(
-            c.downcast_ref::<SimError>(),
-            Some(SimError::Deadlock { .. } | SimError::Conservation { .. })
-        )
-    };
-    let failed = e
-        .chain()
-        .any(|c| c.is::<std::io::Error>() || c.is::<PlanError>() || run_failed(c));
-    if failed {
-        1
-    } else {
-        2
-    }
-}
-
-/// `meshcast algos`.
-fn algos(args: &AlgosArgs) -> Result<String> {
-    let rows: Vec<AlgoRow> = REGISTRY.iter().map(AlgoRow::of).collect();
-    if args.json {
-        json(&rows)
-    } else {
-        Ok(text::algos(&rows))
-    }
-}
-
-/// `meshcast route`.
-fn route(args: &RouteArgs) -> Result<String> {
-    let request = request(args)?;
-    let schedule = args.schedule.into();
-    let (reports, skipped) = match &args.algo {
-        Some(name) => (vec![route_one(args, &request, name, schedule)?], Vec::new()),
-        None => route_all(args, &request, schedule)?,
-    };
-    let optima = args.optima.then(|| OptimaReport::of(&request));
-    if args.json {
-        return match optima {
-            Some(optima) => json(&RoutesWithOptima { reports, optima }),
-            None if args.algo.is_some() => json(&reports[0]),
-            None => json(&reports),
-        };
-    }
-    let mut out = match &args.algo {
-        Some(_) => text::route(&reports[0]),
-        None => text::comparison(&reports, &skipped),
-    };
-    if let Some(optima) = &optima {
-        out += &text::optima(optima);
-    }
-    Ok(out)
-}
-
-/// The request the flags describe; the source defaults to the origin.
-fn request(args: &RouteArgs) -> Result<Request> {
-    let shape: Shape = args
-        .topology
-        .parse()
-        .with_context(|| format!("--topology '{}'", args.topology))?;
-    let source = match &args.source {
-        Some(text) => shape.parse_node(text),
-        None => shape.node(&vec![0; shape.rank()]),
-    }
-    .with_context(|| format!("--source '{}'", args.source.as_deref().unwrap_or("origin")))?;
-    let dests = shape
-        .parse_nodes(&args.dests)
-        .with_context(|| format!("--dests '{}'", args.dests))?;
-    let params = args.params.params(args.wormhole.model().ports);
-    Request::new(shape, source, dests)
-        .with_context(|| format!("--dests '{}'", args.dests))?
-        .with_params(params)
-        .context("--td")
-}
-
-/// The report of algorithm `name`, its drawing written if `--svg` asks for it.
-fn route_one(
-    args: &RouteArgs,
-    request: &Request,
-    name: &str,
-    schedule: Schedule,
-) -> Result<RouteReport> {
-    let info = algo::find(name)
-        .and_then(|info| info.check_support(request.shape()).map(|()| info))
-        .with_context(|| format!("--algo '{name}'"))?;
-    if let Some(path) = &args.svg {
-        output::check_extension("--svg", path, &["svg"])?;
-        draw::check_drawable(request.shape())?;
-    }
-    let report = RouteReport::build(info, request, schedule, models(args))?;
-    if let Some(path) = &args.svg {
-        let svg = draw::render(request.shape(), &report).to_string();
-        output::write_atomically(path, svg.as_bytes())
-            .with_context(|| format!("cannot write the SVG file '{}'", path.display()))?;
-    }
-    Ok(report)
-}
-
-/// The algorithms that do not support a topology, each with the topologies it does support.
-type Skipped = Vec<(String, String)>;
-
-/// Every algorithm that supports the topology, on the same request; and those that do not.
-fn route_all(
-    args: &RouteArgs,
-    request: &Request,
-    schedule: Schedule,
-) -> Result<(Vec<RouteReport>, Skipped)> {
-    let (runs, skipped): (Vec<_>, Vec<_>) = REGISTRY
-        .iter()
-        .partition(|info| info.support.covers(request.shape()));
-    let reports = runs
-        .into_iter()
-        .map(|info| RouteReport::build(info, request, schedule, models(args)))
-        .collect::<Result<Vec<_>>>()?;
-    let skipped = skipped
-        .iter()
-        .map(|info| (info.name.to_string(), info.support.to_string()))
-        .collect();
-    Ok((reports, skipped))
-}
-
-/// The models of the route flags.
-fn models(args: &RouteArgs) -> Models {
-    Models {
-        wormhole: args.wormhole.model(),
-        control: args.control,
-        header: args.header,
-    }
-}
-
-fn json<T: serde::Serialize>(value: &T) -> Result<String> {
-    Ok(report::to_json(value)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_failed_run_exits_1_and_bad_input_2() {
-        let status = |e: SimError| exit_status(&anyhow::Error::from(e).context("--algos: qg"));
-        let deadlock = SimError::Deadlock {
-            cycle: 30_000,
-            idle: 20_000,
-            waiting: vec!["worm 3 waits".into()],
-        };
-        assert_eq!(status(deadlock), 1);
-        let lost = SimError::Conservation {
-            cycle: 7,
-            what: "a flit too many".into(),
-        };
-        assert_eq!(status(lost), 1);
-        let too_few = SimError::VirtualChannels {
-            topology: "torus:4x4".into(),
-            vcs: 1,
-            need: 2,
-        };
-        assert_eq!(status(too_few), 2);
-        let unwritable = std::io::Error::other("disk full");
-        assert_eq!(exit_status(&anyhow::Error::from(unwritable)), 1);
-    }
 
     #[test]
     fn clap_messages_become_one_line() {

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
-use crate::sweep::{progress_bar, Count};
+use crate::progress::{progress_bar, Count};
 use crate::text::{table, Align};
 
 /// Arguments of `meshcast msets`.

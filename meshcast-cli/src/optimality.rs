@@ -18,13 +18,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use meshcast::algo::{self, AlgoInfo, Family, Request, REGISTRY};
+use meshcast::algo::{self, AlgoInfo, Request, REGISTRY};
 use meshcast::eval::{Metrics, Ports, Wormhole};
 use meshcast::exact;
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, Worst};
 use meshcast::experiment::stats::Tally;
 use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
-use meshcast::plan::Plan;
+use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 
 use crate::args::OptimalityArgs;
@@ -99,11 +99,11 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
     let sections = [
         (
             SECTIONS[0],
-            family_table(&measured, Family::Tree, [Baseline::Omt, Baseline::Mst]),
+            family_table(&measured, PlanKind::Tree, [Baseline::Omt, Baseline::Mst]),
         ),
         (
             SECTIONS[1],
-            family_table(&measured, Family::Path, [Baseline::Omp, Baseline::Mst]),
+            family_table(&measured, PlanKind::Path, [Baseline::Omp, Baseline::Mst]),
         ),
         (SECTIONS[2], rivals_per_k(&measured)?),
         (
@@ -123,7 +123,7 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
 fn gap_sweep(topology: &str, last_k: usize, runs: u32, seed: u64) -> Result<GapSweep> {
     small_sweep(
         topology,
-        |a| a.family != Family::Unicast,
+        |a| a.family != PlanKind::Unicast,
         (last_k, runs, seed, Schedule::Optimal),
         vec![Baseline::Omt, Baseline::Mst, Baseline::Omp],
     )
@@ -171,7 +171,7 @@ fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<Stri
                     schedule.name()
                 ),
             );
-            let trees = |a: &AlgoInfo| a.family == Family::Tree;
+            let trees = |a: &AlgoInfo| a.family == PlanKind::Tree;
             let gaps = small_sweep(
                 topology,
                 trees,
@@ -228,7 +228,7 @@ fn baseline_index(gaps: &GapSweep, baseline: Baseline) -> usize {
 /// total optimum, and the mean excess in links.
 fn family_table(
     measured: &[(GapSweep, Vec<GapPoint>)],
-    family: Family,
+    family: PlanKind,
     baselines: [Baseline; 2],
 ) -> String {
     let mut names: Vec<&str> = Vec::new();
@@ -412,11 +412,11 @@ fn worst_instances(measured: &[(GapSweep, Vec<GapPoint>)], svg: Option<&SvgDir>)
     let mut images = String::new();
     for (gaps, points) in measured {
         let rows = [
-            (Baseline::Omt, Among::Family(Family::Tree), false),
+            (Baseline::Omt, Among::Family(PlanKind::Tree), false),
             (Baseline::Omt, Among::Name(RIVALS[0]), false),
             (Baseline::Omt, Among::Name(RIVALS[1]), false),
             (Baseline::Omt, Among::Name(RIVALS[2]), true),
-            (Baseline::Omp, Among::Family(Family::Path), true),
+            (Baseline::Omp, Among::Family(PlanKind::Path), true),
         ];
         for (baseline, among, drawn) in rows {
             let (_, tallies) = overall(points, baseline_index(gaps, baseline));
@@ -449,7 +449,7 @@ fn worst_instances(measured: &[(GapSweep, Vec<GapPoint>)], svg: Option<&SvgDir>)
 
 /// Which algorithms a worst case is looked for among.
 enum Among {
-    Family(Family),
+    Family(PlanKind),
     Name(&'static str),
 }
 

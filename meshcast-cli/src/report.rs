@@ -7,24 +7,20 @@
 //! yardsticks of `meshcast sweep --baseline`, for `meshcast route --optima` and the explorer.
 //!
 //! A report says what its plan's sends are ([`RouteReport::kind`]): tree edges, worms that drop
-//! copies at the destinations they pass, or unicasts. Path- and unicast-based plans are also
-//! measured under the wormhole model, and unicast-based ones in message-passing steps (under the
-//! model's port count); tree plans are store-and-forward plans and are not.
+//! copies at the destinations they pass, or unicasts. Which models it is measured under is the
+//! library's rule ([`Evaluation`]); this module only renders the evaluation as data.
 
 use std::fmt;
 use std::str::Lines;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use meshcast::algo::{AlgoInfo, Request};
-use meshcast::contention::Contention;
-use meshcast::eval::{
-    circuit_switching_latency, cut_through_latency, CircuitSwitching, CutThrough, Metrics, Ports,
-    Steps, Timeline, Wormhole,
-};
+use meshcast::evaluation::{Evaluation, Models};
 use meshcast::experiment::gap::Baseline;
-use meshcast::plan::{Plan, PlanKind};
+use meshcast::plan::Plan;
 use meshcast::schedule::Schedule;
 use meshcast::topology::{Node, Shape};
+use meshcast::Error;
 use serde::{Deserialize, Serialize};
 
 /// The `schema` value of every [`RouteReport`]; bumped when a field changes meaning or goes away.
@@ -97,52 +93,6 @@ pub struct RouteReport {
     pub sends: Vec<SendReport>,
     /// Every destination with its arrival times, in the order given.
     pub arrivals: Vec<ArrivalReport>,
-}
-
-/// The models a path- or unicast-based plan is measured under besides store-and-forward: the
-/// wormhole model, and circuit switching and virtual cut-through when their packet lengths are
-/// given (seed 001 §2.1.2.4). They share the start-up, the message length and the ports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Models {
-    /// The wormhole model.
-    pub wormhole: Wormhole,
-    /// Circuit switching's control packet length `L_c` in flits, if it is measured.
-    pub control: Option<u32>,
-    /// Virtual cut-through's header length `L_h` in flits, if it is measured.
-    pub header: Option<u32>,
-}
-
-impl From<Wormhole> for Models {
-    /// The wormhole model alone.
-    fn from(wormhole: Wormhole) -> Models {
-        Models {
-            wormhole,
-            control: None,
-            header: None,
-        }
-    }
-}
-
-impl Models {
-    fn circuit_switching(&self) -> Option<CircuitSwitching> {
-        let w = self.wormhole;
-        self.control.map(|control| CircuitSwitching {
-            startup: w.startup,
-            control,
-            length: w.length,
-            ports: w.ports,
-        })
-    }
-
-    fn cut_through(&self) -> Option<CutThrough> {
-        let w = self.wormhole;
-        self.header.map(|header| CutThrough {
-            startup: w.startup,
-            header,
-            length: w.length,
-            ports: w.ports,
-        })
-    }
 }
 
 /// The wormhole model (seed 001 eqs. 2.1.10–2.1.11): times in cycles, a flit crossing a channel
@@ -373,19 +323,11 @@ pub struct RoutesWithOptima {
     pub optima: OptimaReport,
 }
 
-/// The name of a plan kind as reports spell it.
-pub fn kind_name(kind: PlanKind) -> &'static str {
-    match kind {
-        PlanKind::Tree => "tree",
-        PlanKind::Path => "path",
-        PlanKind::Unicast => "unicast",
-    }
-}
-
 impl RouteReport {
     /// Run `info` on `request` with `schedule` and report the result, measuring a path- or
     /// unicast-based plan also under `models`. Fails when the algorithm does not support the
-    /// topology, or (a library bug) when its plan does not validate.
+    /// topology, or (a library bug) when its plan does not validate
+    /// ([`AlgoInfo::route_validated`], the one validation of the plan).
     pub fn build(
         info: &AlgoInfo,
         request: &Request,
@@ -393,9 +335,13 @@ impl RouteReport {
         models: Models,
     ) -> Result<RouteReport> {
         let shape = request.shape();
-        let plan = schedule.apply(info.route(request)?, shape);
-        plan.validate(shape, info.shortest_path)
-            .with_context(|| format!("internal error: {} built an invalid plan", info.name))?;
+        let plan = match info.route_validated(request) {
+            Err(Error::Plan(e)) => {
+                let context = format!("internal error: {} built an invalid plan", info.name);
+                return Err(anyhow::Error::new(e).context(context));
+            }
+            routed => schedule.apply(routed?, shape),
+        };
         Ok(RouteReport::of_plan(
             info.name, &plan, shape, schedule, models,
         ))
@@ -409,66 +355,51 @@ impl RouteReport {
         schedule: Schedule,
         models: Models,
     ) -> RouteReport {
-        let optimal = Schedule::Optimal.apply(plan.clone(), shape);
-        let metrics = Metrics::of(plan, shape);
+        let e = Evaluation::of(plan, shape, &models);
         let coords = |n: Node| shape.coords(n);
-        let switched = plan.kind() != PlanKind::Tree;
-        let worms = switched.then(|| Timeline::wormhole(plan, shape, models.wormhole));
-        let steps = (plan.kind() == PlanKind::Unicast)
-            .then(|| Steps::new(plan, shape, models.wormhole.ports));
-        let contention = steps.as_ref().map(|s| {
-            let c = Contention::under(plan, shape, s);
-            ContentionReport {
-                stepwise: c.stepwise,
-                depth: c.depth,
-            }
-        });
-        let circuit = models.circuit_switching().filter(|_| switched);
-        let cut_through = models.cut_through().filter(|_| switched);
-        let timing = Timing {
-            worms: worms.as_ref(),
-            steps: steps.as_ref(),
-        };
         RouteReport {
             schema: ROUTE_SCHEMA.to_string(),
             topology: shape.to_string(),
             source: coords(plan.source()),
             destinations: plan.destinations().iter().map(|&d| coords(d)).collect(),
             algorithm: algorithm.to_string(),
-            kind: kind_name(plan.kind()).to_string(),
+            kind: plan.kind().to_string(),
             schedule: schedule.name().to_string(),
-            wormhole: worms.as_ref().map(|_| WormholeReport::of(models)),
-            metrics: MetricsReport {
-                traffic: metrics.traffic,
-                additional_traffic: metrics.additional_traffic,
-                one_port_time: metrics.one_port_time,
-                all_port_time: metrics.all_port_time,
-                d_port: match models.wormhole.ports {
-                    ports @ Ports::Multi(d) => Some(DPortReport {
-                        ports: d,
-                        time: Timeline::new(plan, shape, ports).completion(plan),
-                    }),
-                    Ports::One | Ports::All => None,
-                },
-                optimal_one_port_time: Metrics::of(&optimal, shape).one_port_time,
-                wormhole_latency: worms.as_ref().map(|t| t.completion(plan)),
-                steps: steps.as_ref().map(|s| s.completion(plan)),
-                contention,
-                circuit_switching_latency: circuit
-                    .map(|model| circuit_switching_latency(plan, shape, model)),
-                cut_through_latency: cut_through
-                    .map(|model| cut_through_latency(plan, shape, model)),
-            },
-            links: links(plan, shape),
-            sends: sends(plan, shape, timing),
-            arrivals: arrivals(plan, shape, timing),
+            wormhole: e.wormhole.as_ref().map(|_| WormholeReport::of(models)),
+            metrics: MetricsReport::of(plan, &e),
+            links: links(plan, shape, &e),
+            sends: sends(plan, shape, &e),
+            arrivals: arrivals(plan, shape, &e),
         }
     }
 }
 
-fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
-    let one = Timeline::new(plan, shape, Ports::One);
-    let all = Timeline::new(plan, shape, Ports::All);
+impl MetricsReport {
+    /// The metrics of `plan`, evaluated as `e`.
+    fn of(plan: &Plan, e: &Evaluation) -> MetricsReport {
+        MetricsReport {
+            traffic: e.metrics.traffic,
+            additional_traffic: e.metrics.additional_traffic,
+            one_port_time: e.metrics.one_port_time,
+            all_port_time: e.metrics.all_port_time,
+            d_port: e.d_port.map(|d| DPortReport {
+                ports: d.ports,
+                time: d.time,
+            }),
+            optimal_one_port_time: e.optimal_one_port_time,
+            wormhole_latency: e.wormhole.as_ref().map(|t| t.completion(plan)),
+            steps: e.steps.as_ref().map(|s| s.completion(plan)),
+            contention: e.contention.map(|c| ContentionReport {
+                stepwise: c.stepwise,
+                depth: c.depth,
+            }),
+            circuit_switching_latency: e.circuit_switching_latency,
+            cut_through_latency: e.cut_through_latency,
+        }
+    }
+}
+
+fn links(plan: &Plan, shape: &Shape, e: &Evaluation) -> Vec<LinkReport> {
     let mut out = Vec::with_capacity(plan.traffic() as usize);
     for (i, send) in plan.sends().enumerate() {
         let mut at = send.from;
@@ -476,8 +407,8 @@ fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
             out.push(LinkReport {
                 from: shape.coords(at),
                 to: shape.coords(hop.node),
-                hop: one.hop_time(i, j),
-                all_port_hop: all.hop_time(i, j),
+                hop: e.one_port.hop_time(i, j),
+                all_port_hop: e.all_port.hop_time(i, j),
                 send: i,
             });
             at = hop.node;
@@ -486,15 +417,8 @@ fn links(plan: &Plan, shape: &Shape) -> Vec<LinkReport> {
     out
 }
 
-/// The wormhole timeline and the steps of a plan, where it has them.
-#[derive(Clone, Copy)]
-struct Timing<'a> {
-    worms: Option<&'a Timeline>,
-    steps: Option<&'a Steps>,
-}
-
 /// Every send with its route, drops, wormhole start and step.
-fn sends(plan: &Plan, shape: &Shape, timing: Timing) -> Vec<SendReport> {
+fn sends(plan: &Plan, shape: &Shape, e: &Evaluation) -> Vec<SendReport> {
     plan.sends()
         .enumerate()
         .map(|(i, send)| {
@@ -506,25 +430,23 @@ fn sends(plan: &Plan, shape: &Shape, timing: Timing) -> Vec<SendReport> {
                 from: shape.coords(send.from),
                 route: nodes(false),
                 drops: nodes(true),
-                start: timing.worms.map(|t| t.send_start(i)),
-                step: timing.steps.map(|s| s.send(i)),
+                start: e.wormhole.as_ref().map(|t| t.send_start(i)),
+                step: e.steps.as_ref().map(|s| s.send(i)),
             }
         })
         .collect()
 }
 
-fn arrivals(plan: &Plan, shape: &Shape, timing: Timing) -> Vec<ArrivalReport> {
-    let one = Timeline::new(plan, shape, Ports::One);
-    let all = Timeline::new(plan, shape, Ports::All);
+fn arrivals(plan: &Plan, shape: &Shape, e: &Evaluation) -> Vec<ArrivalReport> {
     let reached = "a validated plan reaches every destination";
     plan.destinations()
         .iter()
         .map(|&d| ArrivalReport {
             node: shape.coords(d),
-            one_port: one.arrival(d).expect(reached),
-            all_port: all.arrival(d).expect(reached),
-            wormhole: timing.worms.and_then(|t| t.arrival(d)),
-            step: timing.steps.and_then(|s| s.arrival(d)),
+            one_port: e.one_port.arrival(d).expect(reached),
+            all_port: e.all_port.arrival(d).expect(reached),
+            wormhole: e.wormhole.as_ref().and_then(|t| t.arrival(d)),
+            step: e.steps.as_ref().and_then(|s| s.arrival(d)),
         })
         .collect()
 }

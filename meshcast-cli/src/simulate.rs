@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use meshcast::algo::{self, AlgoInfo};
+use meshcast::algo::AlgoInfo;
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
     point_seed, simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
@@ -19,10 +19,10 @@ use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::Serialize;
 
-use crate::args::ParamArgs;
+use crate::flags::{AlgosFlag, ParamArgs};
 use crate::output::{self, Format};
 use crate::plot::{write_plot, Curve, Panel};
-use crate::sweep::{progress_bar, Count};
+use crate::progress::{progress_bar, Count};
 use crate::text::{table, Align};
 
 pub const SIMULATE_EXAMPLES: &str = "\
@@ -46,7 +46,8 @@ pub struct SimulateArgs {
     /// The network: mesh:8x8, torus:8x8, mesh:8x8x8.
     #[arg(long, short = 't', value_name = "TOPOLOGY")]
     pub topology: String,
-    /// Comma-separated multicast algorithms (see `meshcast algos`), one curve each; needed when
+    /// Comma-separated multicast algorithms (see `meshcast algos`), one curve each, or `all`
+    /// (`trees`): every algorithm (every tree algorithm) that supports the topology; needed when
     /// --multicast is above 0.
     #[arg(long, short = 'a', value_name = "NAMES")]
     pub algos: Option<String>,
@@ -89,7 +90,7 @@ pub struct SimulateArgs {
     /// `d` (seed 002's d-port architecture: 1 or 2; seed 003: 4) or `all` (one per link of the
     /// node, 2n in n dimensions). The multiport algorithm plans for the same d (all: the
     /// paper's 2) [default: one].
-    #[arg(long, value_name = "PORTS", value_parser = crate::args::parse_ports)]
+    #[arg(long, value_name = "PORTS", value_parser = crate::flags::parse_ports)]
     pub port: Option<Ports>,
     #[command(flatten)]
     pub params: ParamArgs,
@@ -221,16 +222,15 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         .with_context(|| format!("--topology '{}'", args.topology))?;
     let loads = loads(&args.load)?;
     let algos: Vec<Option<&'static AlgoInfo>> = match &args.algos {
-        Some(names) => names
-            .split(',')
-            .map(|n| {
-                let info = algo::find(n.trim()).and_then(|info| {
-                    info.check_support(&shape)?;
-                    Ok(info)
-                });
-                info.map(Some).with_context(|| format!("--algos '{names}'"))
-            })
-            .collect::<Result<_>>()?,
+        Some(names) => AlgosFlag {
+            topology: Some(&shape),
+            check_named: true,
+            distinct: false,
+        }
+        .parse(names)?
+        .into_iter()
+        .map(Some)
+        .collect(),
         None if args.multicast > 0.0 => bail!(
             "--multicast {} needs --algos to build the multicasts",
             args.multicast

@@ -1,10 +1,13 @@
 //! Plain-text output: the algorithm table, the report of one routed multicast, and the
-//! comparison table of `route --all`. Every function returns the whole text; printing is the
+//! comparison table of `route --all`; and the table layout and cell formats the other commands'
+//! text shares ([`table`], [`bracketed`]). Every function returns the whole text; printing is the
 //! caller's business. A report lists its sends as what they are: tree links grouped by sender,
 //! worms with their routes and drops, or unicasts.
 
 use std::collections::HashMap;
 use std::fmt::Write;
+
+use meshcast::experiment::stats::Summary;
 
 use crate::report::{AlgoRow, Coords, LinkReport, OptimaReport, RouteReport, SendReport};
 
@@ -53,6 +56,15 @@ pub fn table(header: &[(&str, Align)], rows: &[Vec<String>]) -> String {
         out += &line(row.iter().map(String::as_str).collect());
     }
     out
+}
+
+/// `[-0.56, -0.50]`: an interval that may be negative.
+pub fn bracketed(s: &Summary) -> String {
+    if s.ci_low.is_finite() {
+        format!("[{:.2}, {:.2}]", s.ci_low, s.ci_high)
+    } else {
+        "[n/a]".to_string()
+    }
 }
 
 /// The table of `meshcast algos`.

@@ -4,7 +4,8 @@
 mod common;
 
 use common::meshcast;
-use meshcast::algo::{Family, REGISTRY};
+use meshcast::algo::REGISTRY;
+use meshcast::plan::PlanKind;
 use meshcast::topology::Shape;
 
 fn stdout(args: &[&str]) -> String {
@@ -76,7 +77,7 @@ fn digests_identify_the_plans() {
     let shape: Shape = "torus:9x8".parse().unwrap();
     let trees = REGISTRY
         .iter()
-        .filter(|a| a.family == Family::Tree && a.check_support(&shape).is_ok())
+        .filter(|a| a.family == PlanKind::Tree && a.check_support(&shape).is_ok())
         .count();
     assert_eq!(a.lines().count(), 2 + trees, "{a}");
 }

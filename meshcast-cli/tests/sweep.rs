@@ -728,3 +728,13 @@ fn a_killed_write_leaves_nothing_behind_once_the_file_is_written_again() {
         "only the temporary files of --out"
     );
 }
+
+#[test]
+fn trees_names_every_tree_algorithm_that_supports_the_topology() {
+    // torus:5x4 is 2D: every tree algorithm of the registry supports it, in registry order.
+    let listed = "vh,dist,min,diag,diag-stem,dds,rsa,pair,pair-min";
+    assert_eq!(
+        sweep(&[("--algos", "trees")]),
+        sweep(&[("--algos", listed)])
+    );
+}

@@ -40,6 +40,8 @@
 //! * [`eval`]: the static models, formulas of a plan: traffic, additional traffic, one-port and
 //!   all-port store-and-forward time, wormhole, circuit-switching and cut-through latency,
 //!   message-passing steps (seed 001 §2.1.2.4).
+//! * [`evaluation`]: which models apply to which plan (`Evaluation::of`), and a plan's values
+//!   under all of them — the one rule the command line's reports and the sweeps share.
 //! * [`contention`]: stepwise and depth channel contention among a plan's messages (seed 002
 //!   §2.3).
 //! * [`exact`]: exact optima for small instances (OMT, MST, OMP, OMC, the least one-port time),
@@ -90,6 +92,7 @@ pub mod algo;
 pub mod contention;
 pub mod error;
 pub mod eval;
+pub mod evaluation;
 pub mod exact;
 pub mod experiment;
 pub mod plan;

@@ -16,6 +16,8 @@
 //! Algorithms only build plans; they never compute metrics. [`Plan::validate`] is the one check
 //! every plan of every algorithm passes in the tests and in debug builds.
 
+use std::fmt;
+
 use crate::error::PlanError;
 use crate::topology::{Node, Shape};
 
@@ -28,6 +30,17 @@ pub enum PlanKind {
     Path,
     /// Unicast-based: each send drops its copy at its end only.
     Unicast,
+}
+
+/// `tree`, `path` or `unicast`: how the registry, the reports and `meshcast algos` spell it.
+impl fmt::Display for PlanKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlanKind::Tree => "tree",
+            PlanKind::Path => "path",
+            PlanKind::Unicast => "unicast",
+        })
+    }
 }
 
 /// One hop of a send: the node reached, and whether it keeps a copy.

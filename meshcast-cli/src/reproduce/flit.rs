@@ -14,7 +14,7 @@ use meshcast::sim::wormhole::seeds::{
 };
 use meshcast::sim::wormhole::traffic::{simulate_all, Measure, Report, Setup};
 
-use crate::sweep::{progress_bar, Count};
+use crate::progress::{progress_bar, Count};
 
 /// Seed 003's abbreviations of [`SEED003_ALGORITHMS`], in the same order.
 const ABBREVIATIONS: [&str; 4] = ["DP", "MP", "CP", "QG"];

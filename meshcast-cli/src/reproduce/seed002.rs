@@ -12,7 +12,7 @@ use meshcast::experiment::steps::StepCheck;
 use meshcast::route::hamiltonian::Snake;
 use meshcast::topology::{Node, Shape};
 
-use crate::sweep::{progress_bar, Count};
+use crate::progress::{progress_bar, Count};
 
 /// The mesh of seed 002's Figs. 6–8.
 const TOPOLOGY: &str = "mesh:16x16";

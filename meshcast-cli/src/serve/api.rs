@@ -30,9 +30,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
+use crate::args::{AlgosArgs, RouteArgs};
+use crate::flags::{ParamArgs, ScheduleArg, WormholeArgs, MAX_CYCLES};
 use crate::report::{self, OptimaReport, RouteReport};
-use crate::{draw, text};
+use crate::{draw, route, text};
 
 use super::Shared;
 
@@ -82,7 +83,7 @@ impl ApiError {
     /// The status the command line's exit status stands for: bad input (2) is the client's
     /// fault, anything else (a library bug, 1) the server's.
     pub fn of(e: &anyhow::Error) -> ApiError {
-        let status = match crate::exit_status(e) {
+        let status = match crate::status::exit_status(e) {
             2 => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
@@ -121,7 +122,7 @@ async fn not_found() -> ApiError {
 
 /// `GET /api/algos`: what `meshcast algos --json` prints.
 async fn algos() -> Answer {
-    let text = crate::algos(&AlgosArgs { json: true }).map_err(|e| ApiError::of(&e))?;
+    let text = route::algos(&AlgosArgs { json: true }).map_err(|e| ApiError::of(&e))?;
     Ok(json_text(text))
 }
 
@@ -175,7 +176,7 @@ async fn route(State(server): State<Shared>, request: Request) -> Answer {
     let args = route_args(body(&server, request).await?)?;
     server
         .routing
-        .run(move || crate::route(&args))
+        .run(move || route::route(&args))
         .await
         .map(json_text)
 }
@@ -190,11 +191,11 @@ async fn svg(State(server): State<Shared>, request: Request) -> Answer {
     let drawing = server
         .routing
         .run(move || {
-            let request = crate::request(&args)?;
+            let request = route::request(&args)?;
             draw::check_drawable(request.shape())?;
             let info = algo::find(&name).with_context(|| format!("--algo '{name}'"))?;
             let report =
-                RouteReport::build(info, &request, args.schedule.into(), crate::models(&args))?;
+                RouteReport::build(info, &request, args.schedule.into(), route::models(&args))?;
             Ok(draw::render(request.shape(), &report).to_string())
         })
         .await?;
@@ -231,7 +232,7 @@ async fn optima(State(server): State<Shared>, request: Request) -> Answer {
     server
         .optima
         .run(move || {
-            report::to_json(&OptimaReport::of(&crate::request(&args)?)).map_err(Into::into)
+            report::to_json(&OptimaReport::of(&route::request(&args)?)).map_err(Into::into)
         })
         .await
         .map(json_text)

@@ -18,7 +18,8 @@ use super::assets::FILES;
 use super::guard::Hosts;
 use super::queue::WorkQueue;
 use super::{router, Limits};
-use crate::args::{AlgosArgs, ParamArgs, RouteArgs, ScheduleArg, WormholeArgs};
+use crate::args::{AlgosArgs, RouteArgs};
+use crate::flags::{ParamArgs, ScheduleArg, WormholeArgs};
 
 const EXAMPLE: &str = "4,6 6,6 0,2 4,0 3,0 7,4";
 
@@ -50,7 +51,7 @@ async fn call(method: &str, path: &str, body: &str) -> (StatusCode, String, Stri
 
 /// What `meshcast route --json` prints for these flags.
 fn cli_route(topology: &str, dests: &str, algo: Option<&str>, schedule: ScheduleArg) -> String {
-    crate::route(&cli_args(topology, dests, algo, schedule)).unwrap()
+    crate::route::route(&cli_args(topology, dests, algo, schedule)).unwrap()
 }
 
 /// The flags of `meshcast route --json` with these values, the others at their defaults.
@@ -94,7 +95,10 @@ async fn algos_are_what_the_cli_lists() {
         (status, kind.as_str()),
         (StatusCode::OK, "application/json")
     );
-    assert_eq!(body, crate::algos(&AlgosArgs { json: true }).unwrap());
+    assert_eq!(
+        body,
+        crate::route::algos(&AlgosArgs { json: true }).unwrap()
+    );
     let rows: Vec<Value> = serde_json::from_str(&body).unwrap();
     assert_eq!(rows.len(), meshcast::algo::REGISTRY.len());
 }
@@ -145,7 +149,7 @@ async fn optima_are_what_route_optima_prints() {
     let optima_of = |dests: &str| {
         let mut args = cli_args("mesh:8x8", dests, None, ScheduleArg::Paper);
         args.optima = true;
-        let printed: Value = serde_json::from_str(&crate::route(&args).unwrap()).unwrap();
+        let printed: Value = serde_json::from_str(&crate::route::route(&args).unwrap()).unwrap();
         printed["optima"].clone()
     };
     let body = format!(r#"{{"topology": "mesh:8x8", "source": "0,0", "dests": "{EXAMPLE}"}}"#);

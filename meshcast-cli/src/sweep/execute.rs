@@ -9,10 +9,10 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 
-use super::tally_file::{samples, TallyFile};
+use super::tally_file::TallyFile;
+use crate::progress::{progress_bar, Count};
 
 /// The fewest multicasts a batch runs between two saves (so the wait for a batch's slowest
 /// thread stays small); with the theses' 1000 runs per K, every K is saved when it is done.
@@ -38,7 +38,7 @@ pub fn execute(
         Some(s) => start(sweep, shard, s)?,
         None => (sweep.empty_tally(), vec![false; sweep.ks.len()]),
     };
-    let owed = |i: usize| samples(sweep, shard, i);
+    let owed = |i: usize| shard.runs_of_point(i, sweep.runs);
     let todo: u64 = (0..done.len()).filter(|&i| !done[i]).map(owed).sum();
     let bar = progress_bar(todo, Count::Of("multicasts"), quiet);
     for batch in batches(&done, owed) {
@@ -102,37 +102,6 @@ fn batches(done: &[bool], owed: impl Fn(usize) -> u64) -> Vec<Vec<bool>> {
     out
 }
 
-/// What a progress bar counts.
-#[derive(Clone, Copy)]
-pub(crate) enum Count<'a> {
-    /// Whole things of this unit (multicasts, simulations): "12/40 multicasts".
-    Of(&'a str),
-    /// Weighted work, as a percentage, followed by the bar's message (what runs now).
-    Percent,
-}
-
-/// A bar on standard error with the time left, after its prefix (none unless set); indicatif
-/// hides it when standard error is not a terminal, and `quiet` hides it always. Every long
-/// command of the CLI shows this one bar.
-pub(crate) fn progress_bar(len: u64, count: Count, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(&template(count)) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
-}
-
-fn template(count: Count) -> String {
-    let count = match count {
-        Count::Of(unit) => format!("{{human_pos}}/{{human_len}} {unit}"),
-        Count::Percent => "{percent}% {msg}".to_string(),
-    };
-    format!("{{prefix}}{{elapsed_precise}} [{{wide_bar}}] {count}, {{eta}} left")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,12 +118,5 @@ mod tests {
         );
         assert_eq!(batches(&done, |_| 1000).len(), 4);
         assert!(batches(&[true, true], |_| 1).is_empty());
-    }
-
-    #[test]
-    fn the_progress_template_parses() {
-        for count in [Count::Of("simulations"), Count::Percent] {
-            assert!(ProgressStyle::with_template(&template(count)).is_ok());
-        }
     }
 }

@@ -14,10 +14,8 @@ use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, GapTally, Worst};
 use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Shard, Sweep};
 
-use super::execute::{progress_bar, Count};
-use super::table::bracketed;
-use super::tally_file::samples;
-use crate::text::{table, Align};
+use crate::progress::{progress_bar, Count};
+use crate::text::{bracketed, table, Align};
 
 /// The baselines of `--baseline LIST` (none without the flag).
 pub fn baselines(list: Option<&str>) -> Result<Vec<Baseline>> {
@@ -49,7 +47,7 @@ fn gap_sweep(sweep: &Sweep, baselines: &[Baseline]) -> GapSweep {
 
 /// Run the gaps of `shard` of `sweep` on all cores with a progress bar.
 pub fn measure(gaps: &GapSweep, shard: Shard, quiet: bool) -> Result<Vec<GapPoint>> {
-    let owed = (0..gaps.sweep.ks.len()).map(|i| samples(&gaps.sweep, shard, i));
+    let owed = (0..gaps.sweep.ks.len()).map(|i| shard.runs_of_point(i, gaps.sweep.runs));
     let bar = progress_bar(owed.sum(), Count::Of("multicasts"), quiet);
     let points = gaps.run_shard(shard, &|n| bar.inc(n))?;
     bar.finish_and_clear();

@@ -31,7 +31,6 @@ use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
 use crate::args::{MergeArgs, SweepArgs};
 use crate::output::{self, check_directory, Format};
 use execute::StateFile;
-pub(crate) use execute::{progress_bar, Count};
 use gaps::Gaps;
 use tally_file::{state_path, TallyFile};
 
@@ -95,7 +94,7 @@ fn run_shard(
     TallyFile::save(out, sweep, shard, &tally, &done, gaps.as_ref())?;
     remove_state(state.as_deref())?;
     let owed: u64 = (0..sweep.ks.len())
-        .map(|i| tally_file::samples(sweep, shard, i))
+        .map(|i| shard.runs_of_point(i, sweep.runs))
         .sum();
     Ok(format!(
         "shard {}/{}: {owed} of {} multicasts, tallies in '{}'; merge all {} with `meshcast merge`\n",

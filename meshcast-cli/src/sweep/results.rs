@@ -11,10 +11,10 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use meshcast::algo::Family;
 use meshcast::eval::Wormhole;
 use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
+use meshcast::plan::PlanKind;
 use serde::Serialize;
 
 use super::gaps::{overall as overall_gaps, Gaps};
@@ -303,7 +303,7 @@ pub fn write_plot(path: &Path, sweep: &Sweep, tally: &SweepTally) -> Result<()> 
 /// under a wormhole model, where one-port time is left out when no algorithm is a tree), traffic
 /// and additional traffic.
 fn plotted(sweep: &Sweep) -> Vec<Metric> {
-    let trees = sweep.algorithms.iter().any(|a| a.family == Family::Tree);
+    let trees = sweep.algorithms.iter().any(|a| a.family == PlanKind::Tree);
     let measured = sweep.metrics();
     let one_port = (sweep.wormhole.is_none() || trees).then_some(Metric::OnePortTime);
     let wormhole = [Metric::WormholeLatency, Metric::Steps]

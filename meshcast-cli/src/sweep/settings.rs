@@ -5,10 +5,8 @@
 //! topology, every algorithm supporting it). [`Settings`] is the sweep as plain data; two files
 //! belong to the same sweep exactly when their settings are equal.
 
-use std::collections::BTreeSet;
-
 use anyhow::{anyhow, bail, Context, Result};
-use meshcast::algo::{self, AlgoInfo, Params, REGISTRY};
+use meshcast::algo::{self, Params};
 use meshcast::eval::{Ports, Wormhole};
 use meshcast::experiment::sweep::{Placement, Sweep};
 use meshcast::schedule::Schedule;
@@ -16,7 +14,8 @@ use meshcast::topology::Shape;
 use meshcast::InputError;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{algo_params, ModelArg, PlacementArg, SweepArgs};
+use crate::args::SweepArgs;
+use crate::flags::{algo_params, AlgosFlag, ModelArg, PlacementArg};
 
 /// The most destination counts one sweep takes (a guard against `--k 1:4000000000`).
 const MAX_POINTS: usize = 100_000;
@@ -27,8 +26,12 @@ pub fn sweep_of(args: &SweepArgs) -> Result<Sweep> {
         .topology
         .parse()
         .with_context(|| format!("--topology '{}'", args.topology))?;
-    let algorithms =
-        algorithms(&args.algos, &shape).with_context(|| format!("--algos '{}'", args.algos))?;
+    let algorithms = AlgosFlag {
+        topology: Some(&shape),
+        check_named: false,
+        distinct: true,
+    }
+    .parse(&args.algos)?;
     let ks = destination_counts(&args.k).with_context(|| format!("--k '{}'", args.k))?;
     let wormhole = match (args.model, args.wormhole.first_given()) {
         (ModelArg::Wormhole, _) => Some(args.wormhole.model()),
@@ -65,30 +68,6 @@ fn checked(sweep: Sweep, k: &str, algos: &str) -> Result<Sweep> {
         anyhow!(e).context(flag)
     })?;
     Ok(sweep)
-}
-
-/// `vh,diag,dds` in that order, or `all`: every registered algorithm that supports `shape`.
-fn algorithms(text: &str, shape: &Shape) -> Result<Vec<&'static AlgoInfo>> {
-    if text.trim().eq_ignore_ascii_case("all") {
-        let all: Vec<_> = REGISTRY
-            .iter()
-            .filter(|a| a.support.covers(shape))
-            .collect();
-        if all.is_empty() {
-            bail!("no algorithm supports {shape}");
-        }
-        return Ok(all);
-    }
-    let mut seen = BTreeSet::new();
-    text.split(',')
-        .map(|name| {
-            let info = algo::find(name.trim())?;
-            if !seen.insert(info.name) {
-                bail!("algorithm '{}' is listed twice: list each once", info.name);
-            }
-            Ok(info)
-        })
-        .collect()
 }
 
 /// A comma list of counts and inclusive ranges `FIRST:LAST[:STEP]`, sorted; each K at most once.
@@ -310,19 +289,5 @@ mod tests {
         let twice = destination_counts("10:30:10,20").unwrap_err().to_string();
         assert!(twice.contains("K = 20 is listed twice"), "{twice}");
         assert!(destination_counts("1:4000000000").is_err());
-    }
-
-    #[test]
-    fn algorithm_lists() {
-        let torus3: Shape = "torus:4x4x4".parse().unwrap();
-        let names = |v: Vec<&AlgoInfo>| v.iter().map(|a| a.name).collect::<Vec<_>>();
-        assert_eq!(
-            names(algorithms("dds, VH", &torus3).unwrap()),
-            ["dds", "vh"]
-        );
-        let all = names(algorithms("all", &torus3).unwrap());
-        assert!(all.contains(&"diag") && !all.contains(&"pair"), "{all:?}");
-        assert!(algorithms("vh,vh", &torus3).is_err());
-        assert!(algorithms("vh,nope", &torus3).is_err());
     }
 }

@@ -10,7 +10,7 @@ use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
 use super::results::{heading, metrics, model_text, overall_pairs};
 use super::settings::placement_name;
 use super::tally_file::{measured, pair_names};
-use crate::text::{table, Align};
+use crate::text::{bracketed, table, Align};
 
 /// The whole report of a finished sweep.
 pub fn report(sweep: &Sweep, tally: &SweepTally) -> String {
@@ -118,15 +118,6 @@ fn interval(s: &Summary) -> String {
         format!("{:.2}–{:.2}", s.ci_low, s.ci_high)
     } else {
         "n/a".to_string()
-    }
-}
-
-/// `[-0.56, -0.50]`: an interval that may be negative.
-pub(super) fn bracketed(s: &Summary) -> String {
-    if s.ci_low.is_finite() {
-        format!("[{:.2}, {:.2}]", s.ci_low, s.ci_high)
-    } else {
-        "[n/a]".to_string()
     }
 }
 

@@ -228,7 +228,7 @@ impl TallyFile {
                 bail!("K = {} is listed twice", p.k);
             }
             tally.points[i] = point_tally(p, &record.settings.algorithms, &measured)?;
-            let owed = samples(&sweep, shard, i);
+            let owed = shard.runs_of_point(i, sweep.runs);
             check_counts(&tally.points[i], owed, &measured)
                 .with_context(|| format!("K = {}", p.k))?;
         }
@@ -302,16 +302,6 @@ pub fn measured(sweep: &Sweep) -> Vec<[bool; Metric::COUNT]> {
 /// `FILE.partial.json` beside `out`: where a sweep keeps its progress.
 pub fn state_path(out: &Path) -> PathBuf {
     out.with_extension("partial.json")
-}
-
-/// How many multicasts of K number `point` shard `shard` runs: the unit indices in
-/// `point·runs .. (point+1)·runs` that are `index` modulo `count`.
-pub fn samples(sweep: &Sweep, shard: Shard, point: usize) -> u64 {
-    let (i, n) = (u64::from(shard.index), u64::from(shard.count));
-    let below = |x: u64| (x + n - 1 - i) / n;
-    let runs = u64::from(sweep.runs);
-    let start = point as u64 * runs;
-    below(start + runs) - below(start)
 }
 
 fn shard_of(r: ShardRecord) -> Result<Shard> {
@@ -457,7 +447,7 @@ fn gaps_of(record: &GapsRecord, sweep: &Sweep, shard: Shard) -> Result<Gaps> {
     }
     let mut points = Vec::new();
     for (i, p) in record.points.iter().enumerate() {
-        let owed = samples(sweep, shard, i);
+        let owed = shard.runs_of_point(i, sweep.runs);
         let mut point = GapPoint::new(p.k, baselines.len(), names.len());
         if p.optimum.len() != baselines.len() || p.excess.len() != baselines.len() {
             bail!("K = {}: not one tally per baseline", p.k);
@@ -581,19 +571,6 @@ mod tests {
             wormhole: None,
             params: Default::default(),
         }
-    }
-
-    #[test]
-    fn a_shards_samples_add_up_to_the_runs() {
-        let s = sweep();
-        for point in 0..2 {
-            let total: u64 = (0..3)
-                .map(|i| samples(&s, Shard { index: i, count: 3 }, point))
-                .sum();
-            assert_eq!(total, 5);
-        }
-        assert_eq!(samples(&s, Shard { index: 0, count: 3 }, 0), 2); // units 0 and 3
-        assert_eq!(samples(&s, Shard { index: 0, count: 3 }, 1), 2); // units 6 and 9
     }
 
     #[test]

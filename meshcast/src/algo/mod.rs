@@ -21,8 +21,8 @@ pub mod unicast;
 
 use std::fmt;
 
-use crate::error::InputError;
-use crate::plan::Plan;
+use crate::error::{Error, InputError, PlanError};
+use crate::plan::{Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
 /// Settings that some algorithms take; the defaults are the papers'. Algorithms that take none
@@ -142,27 +142,6 @@ pub trait Algorithm: Sync {
     fn plan(&self, request: &Request) -> Plan;
 }
 
-/// The family of an algorithm (seed 001 §2.1.2.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// Store-and-forward multicast trees.
-    Tree,
-    /// Path-based (wormhole) multicast.
-    Path,
-    /// Unicast-based multicast.
-    Unicast,
-}
-
-impl fmt::Display for Family {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Family::Tree => "tree",
-            Family::Path => "path",
-            Family::Unicast => "unicast",
-        })
-    }
-}
-
 /// Which topologies an algorithm's paper covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Support {
@@ -205,8 +184,8 @@ impl fmt::Display for Support {
 pub struct AlgoInfo {
     /// The name the CLI takes (`vh`, `diag`, `pair-min`, …).
     pub name: &'static str,
-    /// Tree, path or unicast.
-    pub family: Family,
+    /// Tree, path or unicast (seed 001 §2.1.2.2): the kind of every plan it builds.
+    pub family: PlanKind,
     /// Paper and section the implementation follows.
     pub paper: &'static str,
     /// Topologies it runs on.
@@ -244,15 +223,36 @@ impl AlgoInfo {
         })
     }
 
-    /// Route `request`, or say why this algorithm cannot.
+    /// Route `request`, or say why this algorithm cannot. In tests and debug builds the plan is
+    /// validated here (an invalid plan is a library bug and panics); release builds trust the
+    /// algorithm, so sweeps pay nothing for it. [`AlgoInfo::route_validated`] validates in every
+    /// build instead; each plan is validated once either way.
     pub fn route(&self, request: &Request) -> Result<Plan, InputError> {
-        self.check_support(request.shape())?;
-        let plan = self.algorithm.plan(request);
+        let plan = self.route_unvalidated(request)?;
         #[cfg(debug_assertions)]
-        if let Err(e) = plan.validate(request.shape(), self.shortest_path) {
+        if let Err(e) = self.validate(&plan, request) {
             panic!("{} built an invalid plan for {request:?}: {e}", self.name);
         }
         Ok(plan)
+    }
+
+    /// Route `request` and validate the plan in every build (what a front end reporting one
+    /// plan does): [`Error::Input`] when this algorithm cannot route the request,
+    /// [`Error::Plan`] when its plan breaks a rule of [`Plan::validate`] (a library bug).
+    pub fn route_validated(&self, request: &Request) -> Result<Plan, Error> {
+        let plan = self.route_unvalidated(request)?;
+        self.validate(&plan, request)?;
+        Ok(plan)
+    }
+
+    fn route_unvalidated(&self, request: &Request) -> Result<Plan, InputError> {
+        self.check_support(request.shape())?;
+        Ok(self.algorithm.plan(request))
+    }
+
+    /// The validator's verdict on a plan this algorithm built for `request`.
+    fn validate(&self, plan: &Plan, request: &Request) -> Result<(), PlanError> {
+        plan.validate(request.shape(), self.shortest_path)
     }
 }
 
@@ -279,7 +279,7 @@ const MESH_2D: Support = Support {
 pub static REGISTRY: &[AlgoInfo] = &[
     AlgoInfo {
         name: "vh",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Harutyunyan & Liu (2003), as in seed 001 §3.2.1.1 and seed 000 §2.2.1",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -289,7 +289,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "dist",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Harutyunyan & Liu (2003), as in seed 000 §2.2.2",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -299,7 +299,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "min",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Harutyunyan (MIN), as in seed 001 §3.2.2.1 and §3.2.3",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -309,7 +309,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "diag",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Wang, seed 001 §3.2.1 (Algorithms 3.2.1.1–3.2.1.6)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -320,7 +320,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "diag-stem",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "seed 000 §2.2.1's DIAG read as: destinations join the stem (issue 17, reading 3)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -330,7 +330,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "dds",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Wang, seed 001 §3.2.2 (Algorithms 3.2.2.1–3.2.2.6)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -340,7 +340,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "rsa",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Rao, Sadayappan, Hwang & Shor (1992), per zone as in seed 001 §3.1.3 (issue 7)",
         support: ANY_MESH_TORUS,
         model: SAF_ONE_PORT,
@@ -350,7 +350,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "pair",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Malani, seed 000 §3.2 (Algorithms 1–2)",
         support: MESH_TORUS_2D,
         model: SAF_ONE_PORT,
@@ -360,7 +360,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "pair-min",
-        family: Family::Tree,
+        family: PlanKind::Tree,
         paper: "Malani, seed 000 §3.3 (Algorithms 3–4, the thesis's MIN)",
         support: MESH_TORUS_2D,
         model: SAF_ONE_PORT,
@@ -370,7 +370,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "lin",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Lin's sorted MP, as reviewed in seed 001 §3.3.2",
         support: MESH_2D,
         model: WORMHOLE_PATH,
@@ -380,7 +380,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "dual-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Lin, McKinley & Ni (1994), as in seed 003 §2; labels and R(u,v) of seed 002 §2.2",
         support: ANY_MESH_TORUS,
         model: WORMHOLE_PATH,
@@ -390,7 +390,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "multi-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Lin, McKinley & Ni (1994), as in seed 003 §2; labels and R(u,v) of seed 002 §2.2",
         support: ANY_MESH_TORUS,
         model: WORMHOLE_PATH,
@@ -400,7 +400,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "xy-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Wang, seed 001 §3.3.3 (Algorithms 3.3.1–3.3.2)",
         support: MESH_2D,
         model: WORMHOLE_PATH,
@@ -410,7 +410,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "column-path",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Boppana, Chalasani & Raghavendra (1994/1998), as in seed 003 §2",
         support: Support {
             mesh: true,
@@ -424,7 +424,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "qg",
-        family: Family::Path,
+        family: PlanKind::Path,
         paper: "Al-Dubai, Ould-Khaoua & Romdhani (2007), seed 003 §3 (Phases 1–4, Definitions 3–8)",
         support: Support {
             mesh: true,
@@ -438,7 +438,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "separate",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "separate addressing, as in seed 001 §2.1.2.2 and seed 002 §1",
         support: ANY_MESH_TORUS,
         model: WORMHOLE_UNICAST_ONE_PORT,
@@ -448,7 +448,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "u-mesh",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "McKinley, Xu, Esfahanian & Ni (1994), as in seed 001 §2.2 and §2.1.2.4.3",
         support: Support {
             mesh: true,
@@ -462,7 +462,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "u-torus",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "Robinson, McKinley & Cheng (1995), as in seed 001 §2.2",
         support: Support {
             mesh: false,
@@ -476,7 +476,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
     },
     AlgoInfo {
         name: "multiport",
-        family: Family::Unicast,
+        family: PlanKind::Unicast,
         paper: "seed 002 §3 (Definitions 5–6, Figure 4, Theorems 1–3), generalised to d ports",
         support: MESH_TORUS_2D,
         model: "wormhole, unicast-based, d-port (default 2)",
@@ -499,4 +499,47 @@ pub fn find(name: &str) -> Result<&'static AlgoInfo, InputError> {
                 .collect::<Vec<_>>()
                 .join(", "),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An algorithm that forgets its destinations: its plan has no sends.
+    struct Forgetful;
+
+    impl Algorithm for Forgetful {
+        fn plan(&self, request: &Request) -> Plan {
+            let dests = request.destinations().to_vec();
+            Plan::new(PlanKind::Tree, request.source(), dests)
+        }
+    }
+
+    fn forgetful() -> AlgoInfo {
+        AlgoInfo {
+            name: "forgetful",
+            family: PlanKind::Tree,
+            paper: "none",
+            support: ANY_MESH_TORUS,
+            model: SAF_ONE_PORT,
+            shortest_path: false,
+            summary: "builds invalid plans",
+            algorithm: &Forgetful,
+        }
+    }
+
+    #[test]
+    fn route_validated_refuses_an_invalid_plan_and_passes_a_valid_one() {
+        let req = Request::parse("mesh:4x4", "0,0", "2,1 3,3").unwrap();
+        let invalid = forgetful().route_validated(&req);
+        assert!(matches!(invalid, Err(Error::Plan(_))), "{invalid:?}");
+        let vh = find("vh").unwrap();
+        assert_eq!(vh.route_validated(&req).unwrap(), vh.route(&req).unwrap());
+        let cube = Request::parse("mesh:4x4x4", "0,0,0", "1,1,1").unwrap();
+        let unsupported = find("pair").unwrap().route_validated(&cube);
+        assert!(
+            matches!(unsupported, Err(Error::Input(_))),
+            "{unsupported:?}"
+        );
+    }
 }

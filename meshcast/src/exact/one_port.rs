@@ -19,10 +19,10 @@
 //! never depends on the machine).
 
 use super::{tree_plan, Adjacency};
-use crate::algo::{Family, Request, REGISTRY};
+use crate::algo::{Request, REGISTRY};
 use crate::error::InputError;
 use crate::eval::Metrics;
-use crate::plan::Plan;
+use crate::plan::{Plan, PlanKind};
 use crate::schedule;
 use crate::topology::Node;
 
@@ -111,7 +111,7 @@ pub fn one_port_within(req: &Request, max_steps: u64) -> Result<Plan, InputError
 fn fastest_heuristic(req: &Request) -> (Plan, u32) {
     REGISTRY
         .iter()
-        .filter(|a| a.family == Family::Tree && a.shortest_path && a.support.covers(req.shape()))
+        .filter(|a| a.family == PlanKind::Tree && a.shortest_path && a.support.covers(req.shape()))
         .filter_map(|a| a.route(req).ok())
         .map(|plan| {
             let plan = schedule::optimal(&plan, req.shape());

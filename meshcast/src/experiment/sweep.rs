@@ -40,11 +40,13 @@ use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rayon::prelude::*;
 
+pub use super::shard::Shard;
 use super::stats::Tally;
 use super::workload::{random_destinations, seeded};
-use crate::algo::{AlgoInfo, Family, Params, Request};
+use crate::algo::{AlgoInfo, Params, Request};
 use crate::error::{Error, InputError};
 use crate::eval::{message_steps, wormhole_latency, Metrics, Wormhole};
+use crate::evaluation::Evaluation;
 use crate::plan::Plan;
 use crate::schedule::Schedule;
 use crate::topology::Shape;
@@ -121,41 +123,6 @@ pub type Tallies = [Tally; Metric::COUNT];
 /// One algorithm's values on one multicast, indexed by `metric as usize`; `None` for a metric
 /// the sweep does not measure for that algorithm.
 pub type Sample = [Option<i64>; Metric::COUNT];
-
-/// Which part of the units to run: those whose index is `index` modulo `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Shard {
-    /// 0-based shard number.
-    pub index: u32,
-    /// Number of shards.
-    pub count: u32,
-}
-
-impl Shard {
-    /// All units.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
-
-    /// Parse `i/N` (0 ≤ i < N).
-    pub fn parse(text: &str) -> Result<Shard, InputError> {
-        let bad = || InputError::Setting {
-            name: "shard",
-            value: text.to_string(),
-            allowed: "write i/N with 0 ≤ i < N, e.g. 3/8",
-        };
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let i: u32 = i.trim().parse().map_err(|_| bad())?;
-        let n: u32 = n.trim().parse().map_err(|_| bad())?;
-        if n == 0 || i >= n {
-            return Err(bad());
-        }
-        Ok(Shard { index: i, count: n })
-    }
-
-    /// Whether unit `unit` (K number × runs + run) is one of this shard's.
-    pub fn has(&self, unit: u64) -> bool {
-        unit % u64::from(self.count) == u64::from(self.index)
-    }
-}
 
 /// The sums of one destination count.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -277,13 +244,14 @@ pub struct Sweep {
 
 impl Sweep {
     /// Whether this sweep measures `metric` for `algorithm`: the store-and-forward metrics for
-    /// every plan; under a wormhole model, wormhole latency for path- and unicast-based plans and
-    /// steps for unicast-based ones.
+    /// every plan; under a wormhole model, wormhole latency for the plans
+    /// [`Evaluation::switched`] admits (path- and unicast-based) and steps for those
+    /// [`Evaluation::stepped`] admits (unicast-based), the rule a route report follows.
     pub fn measures(&self, algorithm: &AlgoInfo, metric: Metric) -> bool {
         let wormhole = self.wormhole.is_some();
         match metric {
-            Metric::WormholeLatency => wormhole && algorithm.family != Family::Tree,
-            Metric::Steps => wormhole && algorithm.family == Family::Unicast,
+            Metric::WormholeLatency => wormhole && Evaluation::switched(algorithm.family),
+            Metric::Steps => wormhole && Evaluation::stepped(algorithm.family),
             _ => true,
         }
     }

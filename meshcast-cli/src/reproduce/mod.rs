@@ -39,7 +39,7 @@ mod seed003;
 
 use crate::args::ReproduceArgs;
 use crate::output;
-use crate::sweep::{progress_bar, Count};
+use crate::progress::{progress_bar, Count};
 
 /// Runs per point in `--quick` mode: enough to exercise every experiment, far too few to compare.
 const QUICK_RUNS: u32 = 3;
