@@ -8,8 +8,8 @@
 mod common;
 
 use common::Case;
-use meshcast::algo::Family;
 use meshcast::exact;
+use meshcast::plan::PlanKind;
 
 fn main() {
     divan::main();
@@ -60,7 +60,7 @@ fn one_port(bencher: divan::Bencher, case: usize) {
 
 /// The heuristics the optima are compared with, on one of the same cases, for scale.
 #[divan::bench(
-    args = common::cases(Family::Tree, &[("mesh:8x8", 16)])
+    args = common::cases(PlanKind::Tree, &[("mesh:8x8", 16)])
         .into_iter()
         .filter(|c| ["diag", "dds", "rsa"].contains(&c.algo.name)),
     sample_count = 5,

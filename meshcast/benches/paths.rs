@@ -9,7 +9,7 @@
 mod common;
 
 use common::Case;
-use meshcast::algo::Family;
+use meshcast::plan::PlanKind;
 
 fn main() {
     divan::main();
@@ -18,7 +18,7 @@ fn main() {
 const CASES: &[(&str, usize)] = &[("mesh:20x20", 200), ("mesh:16x16x16", 1000)];
 
 /// Every path-based algorithm of the registry on every case it supports.
-#[divan::bench(args = common::cases(Family::Path, CASES), sample_count = 20, sample_size = 10)]
+#[divan::bench(args = common::cases(PlanKind::Path, CASES), sample_count = 20, sample_size = 10)]
 fn route(bencher: divan::Bencher, case: Case) {
     case.bench(bencher, &case.request());
 }

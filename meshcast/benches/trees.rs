@@ -10,7 +10,7 @@
 mod common;
 
 use common::Case;
-use meshcast::algo::Family;
+use meshcast::plan::PlanKind;
 
 fn main() {
     divan::main();
@@ -27,7 +27,7 @@ const CASES: &[(&str, usize)] = &[
 ];
 
 /// Every tree algorithm of the registry on every case it supports.
-#[divan::bench(args = common::cases(Family::Tree, CASES), sample_count = 10, sample_size = 1)]
+#[divan::bench(args = common::cases(PlanKind::Tree, CASES), sample_count = 10, sample_size = 1)]
 fn route(bencher: divan::Bencher, case: Case) {
     case.bench(bencher, &case.request());
 }

@@ -9,10 +9,11 @@
 mod common;
 
 use common::Case;
-use meshcast::algo::{self, Family, Params, Request};
+use meshcast::algo::{self, Params, Request};
 use meshcast::contention::Contention;
 use meshcast::eval::{message_steps, Ports};
 use meshcast::plan::Plan;
+use meshcast::plan::PlanKind;
 
 fn main() {
     divan::main();
@@ -27,14 +28,14 @@ const CASES: &[(&str, usize)] = &[
 
 /// Every unicast-based algorithm of the registry on every case it supports, with the papers'
 /// settings (the multiport algorithm's d = 2).
-#[divan::bench(args = common::cases(Family::Unicast, CASES), sample_count = 20, sample_size = 10)]
+#[divan::bench(args = common::cases(PlanKind::Unicast, CASES), sample_count = 20, sample_size = 10)]
 fn route(bencher: divan::Bencher, case: Case) {
     case.bench(bencher, &case.request());
 }
 
 /// The multiport algorithm with d = 4 ports.
 #[divan::bench(
-    args = common::cases(Family::Unicast, CASES).into_iter().filter(|c| c.algo.name == "multiport"),
+    args = common::cases(PlanKind::Unicast, CASES).into_iter().filter(|c| c.algo.name == "multiport"),
     sample_count = 20,
     sample_size = 10
 )]

@@ -11,8 +11,9 @@
 
 use meshcast::algo::local::{LocalTree, Reach};
 use meshcast::algo::reduce::{lift, ZoneAlgorithm};
-use meshcast::algo::{AlgoInfo, Family, Request, Support};
+use meshcast::algo::{AlgoInfo, Request, Support};
 use meshcast::eval::Metrics;
+use meshcast::plan::PlanKind;
 use meshcast::topology::Shape;
 
 /// Farthest destination first, each joined within its zone.
@@ -33,7 +34,7 @@ impl ZoneAlgorithm for FarthestFirst {
 /// Its registry row: the support check and the debug-build validation of `AlgoInfo::route`.
 static FARTHEST_FIRST: AlgoInfo = AlgoInfo {
     name: "farthest-first",
-    family: Family::Tree,
+    family: PlanKind::Tree,
     paper: "an example of an extension (meshcast/examples/extension.rs)",
     support: Support {
         mesh: true,

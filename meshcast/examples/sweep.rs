@@ -7,8 +7,9 @@
 //! counted once, two shards merging to the whole sweep's exact sums, shortest-path trees never
 //! slower than the destinations and the torus's diameter allow, and one sum pinned from a real run.
 
-use meshcast::algo::{self, Family, REGISTRY};
+use meshcast::algo::{self, REGISTRY};
 use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
+use meshcast::plan::PlanKind;
 use meshcast::schedule::Schedule;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -17,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         placement: Placement::Random,
         algorithms: REGISTRY
             .iter()
-            .filter(|a| a.family == Family::Tree)
+            .filter(|a| a.family == PlanKind::Tree)
             .collect(),
         ks: vec![5, 20, 50],
         runs: 100,

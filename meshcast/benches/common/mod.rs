@@ -4,8 +4,9 @@
 
 use std::fmt;
 
-use meshcast::algo::{AlgoInfo, Family, Request, REGISTRY};
+use meshcast::algo::{AlgoInfo, Request, REGISTRY};
 use meshcast::experiment::workload::{random_destinations, seeded};
+use meshcast::plan::PlanKind;
 use meshcast::topology::Shape;
 
 /// `k` random destinations on `topology`, source at the origin, seed 1.
@@ -45,7 +46,7 @@ impl fmt::Display for Case {
 
 /// Every algorithm of `family`, in registry order, on every size of `sizes` it supports: adding
 /// an algorithm to the registry adds its benchmarks.
-pub fn cases(family: Family, sizes: &[(&'static str, usize)]) -> Vec<Case> {
+pub fn cases(family: PlanKind, sizes: &[(&'static str, usize)]) -> Vec<Case> {
     REGISTRY
         .iter()
         .filter(|a| a.family == family)
