@@ -22,10 +22,10 @@ use meshcast::algo::{self, AlgoInfo, Family, Request, REGISTRY};
 use meshcast::eval::{Metrics, Ports, Wormhole};
 use meshcast::exact;
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, Worst};
-use meshcast::experiment::stats::Tally;
 use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
 use meshcast::plan::Plan;
 use meshcast::schedule::Schedule;
+use meshcast::stats::Tally;
 
 use crate::args::OptimalityArgs;
 use crate::report::RouteReport;

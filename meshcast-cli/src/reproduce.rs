@@ -28,10 +28,10 @@ use meshcast::experiment::published::{
     points, MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS, WANG_PATH_LENGTH,
     WANG_PATH_MEANS,
 };
-use meshcast::experiment::stats::{Summary, Tally};
 use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep, SweepTally, Tallies};
 use meshcast::experiment::worked::{Outcome, WORKED_EXAMPLES};
 use meshcast::schedule::Schedule;
+use meshcast::stats::{Summary, Tally};
 
 mod flit;
 mod seed002;

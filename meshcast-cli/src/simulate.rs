@@ -11,11 +11,12 @@ use clap::Args;
 use meshcast::algo::{self, AlgoInfo};
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
-    point_seed, simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
+    simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
     EARLY_SATURATION, MAX_BACKLOG,
 };
 use meshcast::sim::wormhole::{Router, SimError, VcRelease};
 use meshcast::topology::Shape;
+use meshcast::workload::point_seed;
 use meshcast::InputError;
 use serde::Serialize;
 

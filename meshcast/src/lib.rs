@@ -21,6 +21,8 @@
 //!   wormhole latency, message-passing steps.
 //! * [`contention`]: stepwise and depth channel contention among a plan's messages.
 //! * [`schedule`]: the port order at each node — the paper's, or the optimal one.
+//! * [`workload`] and [`stats`]: seeded random destinations and exact, mergeable statistics —
+//!   below both the simulators ([`sim`]) and the experiments ([`experiment`]) that use them.
 //!
 //! ```
 //! use meshcast::algo::{self, Request};
@@ -58,6 +60,8 @@ pub mod plan;
 pub mod route;
 pub mod schedule;
 pub mod sim;
+pub mod stats;
 pub mod topology;
+pub mod workload;
 
 pub use error::{Error, InputError, PlanError};

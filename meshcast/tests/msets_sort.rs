@@ -1,9 +1,9 @@
 //! Seed 004 Propositions 1–2 as packet movements: shearsort on the store-and-forward simulator
 //! (`sim::saf::sort`) and (k, k)-routing with constant queues (`sim::saf::permute`).
 
-use meshcast::experiment::workload::seeded;
 use meshcast::sim::saf::sort::{self, SnakeOrder};
 use meshcast::sim::saf::{permute, Arrival, Capacity, MessageSet, PacketId, Sim, SimError};
+use meshcast::workload::seeded;
 use rand::RngExt;
 
 /// Builds the moves of a routing instance from the packets on a machine.

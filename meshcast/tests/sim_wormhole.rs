@@ -3,7 +3,6 @@
 
 use meshcast::algo::{self, Params, Request};
 use meshcast::eval::{wormhole_latency, Ports, Wormhole};
-use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::{Hop, Plan, PlanKind};
 use meshcast::route::dimension_ordered;
 use meshcast::sim::wormhole::traffic::{
@@ -11,6 +10,7 @@ use meshcast::sim::wormhole::traffic::{
 };
 use meshcast::sim::wormhole::{run_plan, Router, SimError, VcRelease};
 use meshcast::topology::Shape;
+use meshcast::workload::{random_destinations, seeded};
 
 fn unicast_plan(shape: &Shape, from: &[u32], to: &[u32]) -> Plan {
     let (u, v) = (shape.node(from).unwrap(), shape.node(to).unwrap());

@@ -2,8 +2,8 @@
 //! destination set, seed 1) and timing one algorithm's `route` on it.
 
 use meshcast::algo::{self, Request};
-use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::topology::Shape;
+use meshcast::workload::{random_destinations, seeded};
 
 /// `k` random destinations on `topology`, source at the origin, seed 1.
 pub fn request(topology: &str, k: usize) -> Request {

@@ -1,14 +1,12 @@
 //! Experiments of the seeds, for the tests, the docs and the command line: the data they publish
 //! (`published`, `seed002`, `seed003`, `worked` — published numbers only, never ours) and the
-//! machinery that sets ours against them (`workload`, `sweep`, `stats`, `steps`). Tests compare
+//! machinery that sets ours against them (`sweep`, `steps`, on [`crate::workload`] and [`crate::stats`]). Tests compare
 //! the two, and docs/REPRODUCTION.md explains every difference.
 
 pub mod gap;
 pub mod published;
 pub mod seed002;
 pub mod seed003;
-pub mod stats;
 pub mod steps;
 pub mod sweep;
 pub mod worked;
-pub mod workload;

@@ -40,14 +40,14 @@ use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rayon::prelude::*;
 
-use super::stats::Tally;
-use super::workload::{random_destinations, seeded};
 use crate::algo::{AlgoInfo, Family, Params, Request};
 use crate::error::{Error, InputError};
 use crate::eval::{message_steps, wormhole_latency, Metrics, Wormhole};
 use crate::plan::Plan;
 use crate::schedule::Schedule;
+use crate::stats::Tally;
 use crate::topology::Shape;
+use crate::workload::{random_destinations, seeded};
 
 /// Where the source of each multicast is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -70,7 +70,7 @@ use super::prefix::{self, snake_node, snake_position, Order, Totals};
 use super::randomized::{Router, Tiling, Visit};
 use super::sort::Ranking;
 use super::{lemma1, SimError};
-use crate::experiment::workload::seeded;
+use crate::workload::seeded;
 
 /// The parameters of the deterministic algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -45,7 +45,7 @@ use super::prefix::{self, Order, Totals};
 use super::sort::{self, Ranking, SnakeOrder};
 use super::theorem2::partition;
 use super::{lemma1, SimError};
-use crate::experiment::workload::seeded;
+use crate::workload::seeded;
 
 /// The parameters of the randomized algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,12 +13,10 @@
 //!   port against two, latency against destinations, generation rate and message length.
 
 use crate::algo::{self, Params, Request};
-use crate::experiment::workload::{random_destinations, seeded};
 use crate::topology::Shape;
+use crate::workload::{point_seed, random_destinations, seeded};
 
-use super::traffic::{
-    point_seed, Destinations, Measure, Setup, Traffic, EARLY_SATURATION, MAX_BACKLOG,
-};
+use super::traffic::{Destinations, Measure, Setup, Traffic, EARLY_SATURATION, MAX_BACKLOG};
 use super::{preparation_time, run_plan, Router, SimError, VcRelease};
 
 /// Seed 003's four algorithms, in the paper's order.

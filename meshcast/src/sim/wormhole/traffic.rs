@@ -53,9 +53,9 @@ use rand::RngExt;
 
 use crate::algo::{AlgoInfo, Params, Request};
 use crate::error::InputError;
-use crate::experiment::stats::t_975;
-use crate::experiment::workload::{random_destinations, seeded};
+use crate::stats::t_975;
 use crate::topology::{Node, Shape};
+use crate::workload::{random_destinations, seeded};
 
 use super::channels::Classes;
 use super::nodes::Completed;
@@ -630,15 +630,6 @@ fn unicast_destination(
     }
     let i = rng.random_range(0..shape.len() - 1);
     Node((i + usize::from(i >= source.index())) as u32)
-}
-
-/// The seed of point `index` of a series of runs seeded `seed`: a SplitMix64 step, so points
-/// get unrelated streams whatever order or thread runs them.
-pub fn point_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Run every setup, in parallel on the rayon pool, results in the order given (each run depends
