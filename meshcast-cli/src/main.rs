@@ -28,9 +28,8 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches};
 use meshcast::algo::{self, Request, REGISTRY};
 use meshcast::schedule::Schedule;
-use meshcast::sim::wormhole::SimError;
 use meshcast::topology::Shape;
-use meshcast::PlanError;
+use meshcast::{PlanError, WormholeError};
 
 use args::{AlgosArgs, Cli, Command, RouteArgs};
 use report::{AlgoRow, Models, OptimaReport, RouteReport, RoutesWithOptima};
@@ -111,8 +110,8 @@ fn one_line(rendered: &str) -> String {
 fn exit_status(e: &anyhow::Error) -> u8 {
     let run_failed = |c: &(dyn std::error::Error + 'static)| {
         matches!(
-            c.downcast_ref::<SimError>(),
-            Some(SimError::Deadlock { .. } | SimError::Conservation { .. })
+            c.downcast_ref::<WormholeError>(),
+            Some(WormholeError::Deadlock { .. } | WormholeError::Conservation { .. })
         )
     };
     let failed = e
@@ -247,19 +246,19 @@ mod tests {
 
     #[test]
     fn a_failed_run_exits_1_and_bad_input_2() {
-        let status = |e: SimError| exit_status(&anyhow::Error::from(e).context("--algos: qg"));
-        let deadlock = SimError::Deadlock {
+        let status = |e: WormholeError| exit_status(&anyhow::Error::from(e).context("--algos: qg"));
+        let deadlock = WormholeError::Deadlock {
             cycle: 30_000,
             idle: 20_000,
             waiting: vec!["worm 3 waits".into()],
         };
         assert_eq!(status(deadlock), 1);
-        let lost = SimError::Conservation {
+        let lost = WormholeError::Conservation {
             cycle: 7,
             what: "a flit too many".into(),
         };
         assert_eq!(status(lost), 1);
-        let too_few = SimError::VirtualChannels {
+        let too_few = WormholeError::VirtualChannels {
             topology: "torus:4x4".into(),
             vcs: 1,
             need: 2,

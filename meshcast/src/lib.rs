@@ -64,4 +64,4 @@ pub mod stats;
 pub mod topology;
 pub mod workload;
 
-pub use error::{Error, InputError, PlanError};
+pub use error::{Error, InputError, PlanError, SafError, WormholeError};

@@ -7,9 +7,9 @@ use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::sort::Ranking;
 use meshcast::sim::saf::{
-    lemma1, msets, naive, randomized, report, theorem2, unknown, Arrival, Capacity, MessageSet,
-    Sim, SimError,
+    lemma1, msets, naive, randomized, report, theorem2, unknown, Arrival, Capacity, MessageSet, Sim,
 };
+use meshcast::SafError;
 
 fn check_buffers(run: &Run, capacity: Capacity) {
     if let Capacity::Packets(b) = capacity {
@@ -61,7 +61,7 @@ fn naive_delivers_everything_once() {
 fn bounded_naive_needs_five_slots() {
     let set = msets::random(8, 3, 3, 1).unwrap();
     let err = naive::route(&set, Capacity::Packets(4)).unwrap_err();
-    assert!(matches!(err, SimError::CapacityTooSmall { least: 5, .. }));
+    assert!(matches!(err, SafError::CapacityTooSmall { least: 5, .. }));
     // Tighter buffers cost time but lose nothing.
     let tight = naive::route(&set, Capacity::Packets(5)).unwrap();
     let free = naive::route(&set, Capacity::Unbounded).unwrap();
@@ -74,7 +74,7 @@ fn a_copy_into_a_full_buffer_is_refused() {
     let mut sim = Sim::new(&set, Capacity::Packets(2));
     let p = sim.inject_all().unwrap();
     let err = sim.replicate(&[(p[0], 2)]).unwrap_err();
-    let want = SimError::BufferOverflow {
+    let want = SafError::BufferOverflow {
         step: 2,
         node: 0,
         would_hold: 3,
@@ -147,12 +147,12 @@ fn theorem2_refuses_what_it_does_not_handle() {
     let set = msets::random(8, 5, 3, 1).unwrap();
     assert!(matches!(
         theorem2::route(&set, Capacity::Unbounded),
-        Err(SimError::Input(_))
+        Err(SafError::Input(_))
     ));
     let set = msets::random(6, 2, 16, 1).unwrap();
     assert!(matches!(
         theorem2::route(&set, Capacity::Unbounded),
-        Err(SimError::Input(_))
+        Err(SafError::Input(_))
     ));
 }
 
@@ -430,7 +430,7 @@ fn a_second_copy_is_an_error_unless_duplicates_are_discarded_and_counted() {
             let run = sim.finish().unwrap();
             assert_eq!((run.deliveries, run.duplicates), (1, 1));
         } else {
-            let want = SimError::DeliveredTwice { msg: 0, node: 1 };
+            let want = SafError::DeliveredTwice { msg: 0, node: 1 };
             assert_eq!(both.unwrap_err(), want);
         }
     }
@@ -518,7 +518,7 @@ fn deterministic_refuses_what_it_does_not_handle() {
     let params = Deterministic::default();
     assert!(matches!(
         deterministic::route(&set, params, Capacity::Unbounded),
-        Err(SimError::Input(_))
+        Err(SafError::Input(_))
     ));
     let set = msets::random(8, 2, 4, 1).unwrap();
     for bad in [
@@ -530,7 +530,7 @@ fn deterministic_refuses_what_it_does_not_handle() {
     ] {
         assert!(matches!(
             deterministic::route(&set, bad, Capacity::Unbounded),
-            Err(SimError::Input(_))
+            Err(SafError::Input(_))
         ));
     }
 }
@@ -622,7 +622,7 @@ fn check_agrees_with_measure() {
                         let measured = report::measure(algo, instance, side, 1, options);
                         let refused = matches!(
                             measured,
-                            Err(SimError::Input(_) | SimError::CapacityTooSmall { .. })
+                            Err(SafError::Input(_) | SafError::CapacityTooSmall { .. })
                         );
                         assert!(
                             if refused {

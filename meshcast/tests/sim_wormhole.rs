@@ -8,9 +8,10 @@ use meshcast::route::dimension_ordered;
 use meshcast::sim::wormhole::traffic::{
     simulate, Destinations, Measure, Saturation, Setup, Traffic,
 };
-use meshcast::sim::wormhole::{run_plan, Router, SimError, VcRelease};
+use meshcast::sim::wormhole::{run_plan, Router, VcRelease};
 use meshcast::topology::Shape;
 use meshcast::workload::{random_destinations, seeded};
+use meshcast::WormholeError;
 
 fn unicast_plan(shape: &Shape, from: &[u32], to: &[u32]) -> Plan {
     let (u, v) = (shape.node(from).unwrap(), shape.node(to).unwrap());
@@ -333,7 +334,7 @@ fn deadlock_prone_configurations_are_refused() {
     assert!(
         matches!(
             e,
-            SimError::VirtualChannels {
+            WormholeError::VirtualChannels {
                 vcs: 1,
                 need: 2,
                 ..
@@ -591,7 +592,7 @@ fn max_cycles_bounds_the_drain() {
     );
     // A drain that does not fit under the limit is refused.
     setup.measure.drain = 5_000;
-    assert!(matches!(simulate(&setup), Err(SimError::Input(_))));
+    assert!(matches!(simulate(&setup), Err(WormholeError::Input(_))));
 }
 
 const PINNED: [u64; 8] = [

@@ -15,8 +15,9 @@ use super::engine::{Capacity, Run};
 use super::msets::{self, MessageSet};
 use super::randomized::{self, Randomized};
 use super::unknown::{self, Guessing};
-use super::{lemma1, naive, theorem2, SimError};
+use super::{lemma1, naive, theorem2};
 use crate::error::InputError;
+use crate::error::SafError;
 
 /// What the algorithms are run with: the buffer bound and the parameters of §4 and §6.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -82,7 +83,7 @@ impl Algorithm {
     }
 
     /// Routes `set` with `options`.
-    pub fn run(self, set: &MessageSet, options: &Options) -> Result<Run, SimError> {
+    pub fn run(self, set: &MessageSet, options: &Options) -> Result<Run, SafError> {
         let capacity = options.capacity;
         match self {
             Algorithm::Naive => naive::route(set, capacity),
@@ -165,7 +166,7 @@ pub fn check(
     instance: Instance,
     side: u32,
     options: &Options,
-) -> Result<(), SimError> {
+) -> Result<(), SafError> {
     let c = match instance {
         Instance::Random { d, c } => {
             msets::check_random(side, d, c)?;
@@ -196,7 +197,7 @@ pub fn measure(
     side: u32,
     seed: u64,
     options: &Options,
-) -> Result<Row, SimError> {
+) -> Result<Row, SafError> {
     let (set, lower_bound) = match instance {
         Instance::Random { d, c } => (msets::random(side, d, c, seed)?, None),
         Instance::Theorem1 { c } => {

@@ -48,7 +48,7 @@
 
 use super::engine::{PacketId, Sim};
 use super::prefix::{self, Order, Totals};
-use super::SimError;
+use crate::error::SafError;
 
 /// The snake along which a region's sorted order runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ pub fn shearsort(
     region: u32,
     k: u32,
     order: SnakeOrder,
-) -> Result<Vec<(PacketId, u32)>, SimError> {
+) -> Result<Vec<(PacketId, u32)>, SafError> {
     let mut sorter = Sorter::new(sim, packets, region, k, order)?;
     let phases = region.next_power_of_two().trailing_zeros() + 1;
     let (lines, cross) = match order {
@@ -127,7 +127,7 @@ pub fn rank(
     items: &[(PacketId, u32)],
     region: u32,
     k: u32,
-) -> Result<Vec<(u32, u32)>, SimError> {
+) -> Result<Vec<(u32, u32)>, SafError> {
     let keyed: Vec<(PacketId, u64)> = items.iter().map(|&(p, key)| (p, u64::from(key))).collect();
     let sorted = shearsort(sim, &keyed, region, k, SnakeOrder::RowMajor)?;
     let side = sim.set().side();
@@ -196,7 +196,7 @@ impl Ranking {
         items: &[(PacketId, u32)],
         keys: u32,
         region: u32,
-    ) -> Result<Vec<u32>, SimError> {
+    ) -> Result<Vec<u32>, SafError> {
         match self {
             Ranking::Sort => Ok(rank(sim, items, region, Self::K)?
                 .into_iter()
@@ -245,11 +245,11 @@ impl Sorter {
         s: u32,
         k: u32,
         order: SnakeOrder,
-    ) -> Result<Sorter, SimError> {
+    ) -> Result<Sorter, SafError> {
         let side = sim.set().side();
         prefix::check_region(side, s)?;
         if k == 0 {
-            return Err(SimError::setting("slots per node", 0, "at least 1"));
+            return Err(SafError::setting("slots per node", 0, "at least 1"));
         }
         let n = side as usize * side as usize;
         let mut slots = vec![EMPTY; n * k as usize];
@@ -257,7 +257,7 @@ impl Sorter {
         let mut listed = vec![false; packets.iter().map(|p| p.0.index() + 1).max().unwrap_or(0)];
         for &(p, key) in packets {
             if std::mem::replace(&mut listed[p.index()], true) {
-                return Err(SimError::setting(
+                return Err(SafError::setting(
                     "packet to sort",
                     p.index() as u32,
                     "each packet listed once",
@@ -265,7 +265,7 @@ impl Sorter {
             }
             let v = sim.at(p) as usize;
             if held[v] == k {
-                return Err(SimError::setting(
+                return Err(SafError::setting(
                     "packets to sort at one node",
                     k + 1,
                     "at most the slots per node",
@@ -290,7 +290,7 @@ impl Sorter {
 
     /// Odd–even transposition along `axis` in every line of every region: s rounds. With `snake`,
     /// lines with an odd local index sort in decreasing coordinate.
-    fn sort_lines(&mut self, sim: &mut Sim<'_>, axis: Axis, snake: bool) -> Result<(), SimError> {
+    fn sort_lines(&mut self, sim: &mut Sim<'_>, axis: Axis, snake: bool) -> Result<(), SafError> {
         for round in 0..self.s {
             let parity = round % 2;
             if parity + 1 >= self.s {

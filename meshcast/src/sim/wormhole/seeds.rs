@@ -17,7 +17,8 @@ use crate::topology::Shape;
 use crate::workload::{point_seed, random_destinations, seeded};
 
 use super::traffic::{Destinations, Measure, Setup, Traffic, EARLY_SATURATION, MAX_BACKLOG};
-use super::{preparation_time, run_plan, Router, SimError, VcRelease};
+use super::{preparation_time, run_plan, Router, VcRelease};
+use crate::error::WormholeError;
 
 /// Seed 003's four algorithms, in the paper's order.
 pub const SEED003_ALGORITHMS: [&str; 4] = ["dual-path", "multi-path", "column-path", "qg"];
@@ -80,7 +81,7 @@ pub struct CvCell {
 /// Seed 003 Table 1 on the 10×10×10 mesh: for each destination count of `counts` and each
 /// algorithm, `runs` random multicasts (run `r` draws its source and destinations from stream
 /// `point_seed(seed, r)`, the same for every algorithm), each alone in the network.
-pub fn seed003_table1(counts: &[u32], runs: u32, seed: u64) -> Result<Vec<CvCell>, SimError> {
+pub fn seed003_table1(counts: &[u32], runs: u32, seed: u64) -> Result<Vec<CvCell>, WormholeError> {
     let shape = Shape::mesh(&[10, 10, 10])?;
     let mut cells = Vec::new();
     for &k in counts {
@@ -124,7 +125,7 @@ pub fn seed003_figure(
     loads: &[f64],
     measure: Measure,
     seed: u64,
-) -> Result<Vec<Setup>, SimError> {
+) -> Result<Vec<Setup>, WormholeError> {
     let shape = Shape::mesh(&[8, 8, 8])?;
     let mut setups = Vec::new();
     for name in SEED003_ALGORITHMS {
@@ -189,7 +190,7 @@ pub fn seed002_figure(
     base: (u32, f64, u32),
     measure: Measure,
     seed: u64,
-) -> Result<Vec<Setup>, SimError> {
+) -> Result<Vec<Setup>, WormholeError> {
     let shape = Shape::mesh(&[16, 16])?;
     let info = algo::find("multiport")?;
     let mut setups = Vec::new();
