@@ -9,7 +9,7 @@
 //!
 //! Run: `cargo bench -p meshcast --bench msets`.
 
-use meshcast::sim::saf::report::{Algorithm, Options};
+use meshcast::experiment::seed004::{Algorithm, Options};
 use meshcast::sim::saf::sort::{self, SnakeOrder};
 use meshcast::sim::saf::{msets, permute, Capacity, MessageSet, PacketId, Sim};
 use meshcast::workload::seeded;

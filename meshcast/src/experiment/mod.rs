@@ -7,6 +7,7 @@ pub mod gap;
 pub mod published;
 pub mod seed002;
 pub mod seed003;
+pub mod seed004;
 pub mod steps;
 pub mod sweep;
 pub mod worked;

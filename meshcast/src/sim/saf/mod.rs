@@ -13,9 +13,9 @@
 //! [`randomized`] (§4, constant buffers), [`deterministic`] (§5, constant buffers, an expander)
 //! and [`unknown`] (§6, guessing c); the prefix-computation schedule in [`prefix`]; the mesh
 //! primitives of Propositions 1–2 as packet movements: shearsort in [`sort`] and permutation
-//! ((k, k)-) routing with constant queues in [`permute`]; measurements
-//! and exponent fits in [`report`]. Nothing here does I/O: `meshcast msets` formats what
-//! [`report`] measures.
+//! ((k, k)-) routing with constant queues in [`permute`]. Measurements and exponent fits are
+//! the seed-004 experiment's ([`crate::experiment::seed004`]), above this module. Nothing here
+//! does I/O.
 //!
 //! ```
 //! use meshcast::sim::saf::{msets, naive, Capacity};
@@ -64,7 +64,6 @@ pub mod naive;
 pub mod permute;
 pub mod prefix;
 pub mod randomized;
-pub mod report;
 pub mod sort;
 pub mod theorem2;
 pub mod unknown;
