@@ -10,7 +10,8 @@
 //! Run: `cargo bench -p meshcast --bench msets`.
 
 use meshcast::experiment::seed004::{Algorithm, Options};
-use meshcast::sim::saf::sort::{self, SnakeOrder};
+use meshcast::sim::saf::snake::SnakeOrder;
+use meshcast::sim::saf::sort;
 use meshcast::sim::saf::{msets, permute, Capacity, MessageSet, PacketId, Sim};
 use meshcast::workload::seeded;
 use rand::RngExt;

@@ -8,7 +8,7 @@ use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::sort::Ranking;
 use meshcast::sim::saf::{
-    lemma1, msets, naive, randomized, theorem2, unknown, Arrival, Capacity, MessageSet, Sim,
+    lemma1, msets, naive, randomized, snake, theorem2, unknown, Arrival, Capacity, MessageSet, Sim,
 };
 use meshcast::SafError;
 
@@ -167,13 +167,13 @@ fn lemma1_reduces_high_degree_sets_and_delivers_once() {
     }
     for side in [4, 5, 16] {
         let n = side * side;
-        let positions: Vec<u32> = (0..n).map(|v| lemma1::snake_position(side, v)).collect();
+        let positions: Vec<u32> = (0..n).map(|v| snake::snake_position(side, v)).collect();
         for (v, &p) in positions.iter().enumerate() {
-            assert_eq!(lemma1::snake_node(side, p), v as u32);
+            assert_eq!(snake::snake_node(side, p), v as u32);
         }
         // Consecutive snake positions are neighbours.
         for p in 1..n {
-            let (a, b) = (lemma1::snake_node(side, p - 1), lemma1::snake_node(side, p));
+            let (a, b) = (snake::snake_node(side, p - 1), snake::snake_node(side, p));
             assert_eq!(msets::manhattan(side, a, b), 1);
         }
     }

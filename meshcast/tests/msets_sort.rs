@@ -1,7 +1,8 @@
 //! Seed 004 Propositions 1–2 as packet movements: shearsort on the store-and-forward simulator
 //! (`sim::saf::sort`) and (k, k)-routing with constant queues (`sim::saf::permute`).
 
-use meshcast::sim::saf::sort::{self, SnakeOrder};
+use meshcast::sim::saf::snake::SnakeOrder;
+use meshcast::sim::saf::sort;
 use meshcast::sim::saf::{permute, Arrival, Capacity, MessageSet, PacketId, Sim};
 use meshcast::workload::seeded;
 use meshcast::SafError;

@@ -16,7 +16,7 @@ use super::engine::{Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
 use super::permute::Permutation;
 use super::prefix::{self, Order, Totals};
-pub use super::prefix::{snake_node, snake_position};
+use super::snake::{snake_node, snake_position};
 use super::theorem2;
 use crate::error::SafError;
 

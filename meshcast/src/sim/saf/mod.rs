@@ -11,8 +11,9 @@
 //! Files: the machine in [`engine`]; message sets and their generators in [`msets`]; the
 //! algorithms [`naive`] (§1), [`theorem2`] (§3, O(c) buffers), [`lemma1`] (§3, d > c),
 //! [`randomized`] (§4, constant buffers), [`deterministic`] (§5, constant buffers, an expander)
-//! and [`unknown`] (§6, guessing c); the prefix-computation schedule in [`prefix`]; the mesh
-//! primitives of Propositions 1–2 as packet movements: shearsort in [`sort`] and permutation
+//! and [`unknown`] (§6, guessing c); the prefix-computation schedule in [`prefix`]; the snake
+//! orders both lay packets out along in [`snake`]; the mesh primitives of Propositions 1–2 as
+//! packet movements: shearsort in [`sort`] and permutation
 //! ((k, k)-) routing with constant queues in [`permute`]. Measurements and exponent fits are
 //! the seed-004 experiment's ([`crate::experiment::seed004`]), above this module. Nothing here
 //! does I/O.
@@ -64,6 +65,7 @@ pub mod naive;
 pub mod permute;
 pub mod prefix;
 pub mod randomized;
+pub mod snake;
 pub mod sort;
 pub mod theorem2;
 pub mod unknown;

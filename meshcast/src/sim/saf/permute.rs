@@ -51,7 +51,8 @@
 
 use super::engine::{Arrival, PacketId, Sim};
 use super::prefix;
-use super::sort::{self, SnakeOrder};
+use super::snake::SnakeOrder;
+use super::sort;
 use crate::error::SafError;
 
 /// How the constant-buffer algorithms (§4, §5 and their Lemma 1) route their permutations: every

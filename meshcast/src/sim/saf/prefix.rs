@@ -39,7 +39,7 @@
 //! ```
 
 use super::engine::Sim;
-use super::sort::SnakeOrder;
+use super::snake::SnakeOrder;
 use crate::error::SafError;
 
 /// The order in which a region's nodes are summed.
@@ -346,16 +346,4 @@ pub(super) fn check_region(side: u32, s: u32) -> Result<(), SafError> {
         ));
     }
     Ok(())
-}
-
-/// The position of `node` along the snake of the whole mesh (row 0 left to right, row 1 right
-/// to left, …).
-pub fn snake_position(side: u32, node: u32) -> u32 {
-    SnakeOrder::RowMajor.index(side, node % side, node / side)
-}
-
-/// The node at position `pos` of the snake of the whole mesh.
-pub fn snake_node(side: u32, pos: u32) -> u32 {
-    let (x, y) = SnakeOrder::RowMajor.local(side, pos);
-    y * side + x
 }

@@ -31,7 +31,8 @@
 //! packets outside the sort a node holds), link transmissions = the swaps made.
 //!
 //! ```
-//! use meshcast::sim::saf::sort::{self, SnakeOrder};
+//! use meshcast::sim::saf::snake::SnakeOrder;
+//! use meshcast::sim::saf::sort;
 //! use meshcast::sim::saf::{Capacity, MessageSet, Sim};
 //! // A 4×4 mesh, one packet per node, sorted by the reverse of its node id.
 //! let lists: Vec<Vec<u32>> = (0..16).map(|i| vec![(i + 1) % 16]).collect();
@@ -48,37 +49,8 @@
 
 use super::engine::{PacketId, Sim};
 use super::prefix::{self, Order, Totals};
+use super::snake::SnakeOrder;
 use crate::error::SafError;
-
-/// The snake along which a region's sorted order runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SnakeOrder {
-    /// Row 0 left to right, row 1 right to left, …
-    RowMajor,
-    /// Column 0 top to bottom (increasing y), column 1 bottom to top, … (the transpose).
-    ColumnMajor,
-}
-
-impl SnakeOrder {
-    /// The local (x, y) of position `q` of the snake through a region of side `s`.
-    pub fn local(self, s: u32, q: u32) -> (u32, u32) {
-        let (line, i) = (q / s, q % s);
-        let along = if line % 2 == 0 { i } else { s - 1 - i };
-        match self {
-            SnakeOrder::RowMajor => (along, line),
-            SnakeOrder::ColumnMajor => (line, along),
-        }
-    }
-
-    /// The snake position of local (x, y) in a region of side `s` (inverse of [`Self::local`]).
-    pub fn index(self, s: u32, x: u32, y: u32) -> u32 {
-        let (along, line) = match self {
-            SnakeOrder::RowMajor => (x, y),
-            SnakeOrder::ColumnMajor => (y, x),
-        };
-        line * s + if line % 2 == 0 { along } else { s - 1 - along }
-    }
-}
 
 /// The most steps [`shearsort`] takes on regions of side `s` with `k` slots per node:
 /// (2⌈log₂ s⌉ + 1) line sorts of s rounds of at most 1 + k steps.
