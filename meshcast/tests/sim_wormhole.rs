@@ -361,10 +361,8 @@ fn deadlock_prone_configurations_are_refused() {
 #[test]
 #[ignore]
 fn seed003_table1_cv() {
-    use meshcast::sim::wormhole::seeds::{
-        seed003_table1, SEED003_TABLE1_COUNTS, SEED003_TABLE1_RUNS,
-    };
-    let cells = seed003_table1(&SEED003_TABLE1_COUNTS, SEED003_TABLE1_RUNS, 1).unwrap();
+    use meshcast::experiment::seed003::{table1, table1_counts, TABLE_1_RUNS};
+    let cells = table1(&table1_counts(), TABLE_1_RUNS, 1).unwrap();
     let ours: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -398,10 +396,11 @@ fn seed003_table1_cv() {
 #[test]
 #[ignore]
 fn seed003_figures_8_and_9() {
-    use meshcast::sim::wormhole::seeds::{seed003_figure, FIGURE_MEASURE, SEED003_FIGURE_LOADS};
+    use meshcast::experiment::flit::FIGURE_MEASURE;
+    use meshcast::experiment::seed003::{figure, FIGURE_LOADS};
     use meshcast::sim::wormhole::traffic::simulate_all;
     for k in [10, 20] {
-        let setups = seed003_figure(k, &SEED003_FIGURE_LOADS, FIGURE_MEASURE, 1).unwrap();
+        let setups = figure(k, &FIGURE_LOADS, FIGURE_MEASURE, 1).unwrap();
         for (s, r) in setups.iter().zip(simulate_all(&setups, &|| {})) {
             let r = r.unwrap();
             let latency = r
@@ -427,12 +426,11 @@ fn seed003_figures_8_and_9() {
 #[test]
 #[ignore]
 fn seed002_figures_6_to_8() {
-    use meshcast::sim::wormhole::seeds::{
-        seed002_axes, seed002_figure, FIGURE_MEASURE, SEED002_BASE,
-    };
+    use meshcast::experiment::flit::FIGURE_MEASURE;
+    use meshcast::experiment::seed002::{axes, figure, BASE};
     use meshcast::sim::wormhole::traffic::simulate_all;
-    for (name, axis) in ["fig6", "fig7", "fig8"].into_iter().zip(seed002_axes()) {
-        let setups = seed002_figure(&axis, SEED002_BASE, FIGURE_MEASURE, 1).unwrap();
+    for (name, axis) in ["fig6", "fig7", "fig8"].into_iter().zip(axes()) {
+        let setups = figure(&axis, BASE, FIGURE_MEASURE, 1).unwrap();
         let reports: Vec<_> = simulate_all(&setups, &|| {})
             .into_iter()
             .map(Result::unwrap)

@@ -3,6 +3,7 @@
 //! machinery that sets ours against them (`sweep`, `steps`, on [`crate::workload`] and [`crate::stats`]). Tests compare
 //! the two, and docs/REPRODUCTION.md explains every difference.
 
+pub mod flit;
 pub mod gap;
 pub mod published;
 pub mod seed002;

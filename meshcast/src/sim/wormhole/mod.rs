@@ -42,7 +42,6 @@ mod channels;
 mod config;
 mod network;
 mod nodes;
-pub mod seeds;
 pub mod traffic;
 
 pub use channels::Classes;
