@@ -16,8 +16,9 @@
 //! assert_eq!(step_bound(5, 2), 3);
 //! ```
 
+use super::steps::StepCheck;
 use crate::algo::{self, Params};
-use crate::error::WormholeError;
+use crate::error::{InputError, WormholeError};
 use crate::sim::wormhole::traffic::{Destinations, Measure, Setup, Traffic};
 use crate::sim::wormhole::Router;
 use crate::topology::Shape;
@@ -42,6 +43,8 @@ pub struct WorkedExample {
     pub second_step: &'static str,
     /// Message-passing steps of the whole multicast.
     pub steps: u32,
+    /// Ports per node the example's algorithm uses.
+    pub ports: u32,
 }
 
 /// Seed 002 Figure 5: "In a 6×6 2D mesh, the source (3,3) has the message destined for the 5
@@ -58,6 +61,7 @@ pub const FIGURE_5: WorkedExample = WorkedExample {
     first_step: ["3,1", "2,5"],
     second_step: "5,2",
     steps: 2,
+    ports: 2,
 };
 
 /// The least `t` with `baseᵗ ≥ x` (`base ≥ 2`): ⌈log_base x⌉ in integers.
@@ -85,6 +89,29 @@ pub fn end_source_bound(m: u32) -> u32 {
 
 /// §4: "It is assumed that multicomputer networks are 16 x 16 2D meshes."
 pub const SIMULATION_TOPOLOGY: &str = "mesh:16x16";
+
+/// Multicasts per row of our step-bound check (as seed 001's runs per point; seed 002 gives none).
+pub const STEP_RUNS: u32 = 1000;
+
+/// Destination counts of the step-bound check: from a few to every other node of
+/// [`SIMULATION_TOPOLOGY`].
+pub const STEP_KS: [usize; 4] = [4, 16, 64, 255];
+
+/// Port counts d of the step-bound check.
+pub const STEP_PORTS: [u32; 4] = [1, 2, 3, 4];
+
+/// The step-bound check of `multiport` with `ports` ports and `k` destinations on
+/// [`SIMULATION_TOPOLOGY`], `runs` random multicasts: against [`step_bound`] and for contention.
+pub fn step_check(ports: u32, k: usize, runs: u32, seed: u64) -> Result<StepCheck, InputError> {
+    Ok(StepCheck {
+        algorithm: algo::find("multiport")?,
+        shape: SIMULATION_TOPOLOGY.parse()?,
+        ports,
+        k,
+        runs,
+        seed,
+    })
+}
 
 /// What seed 002's Figures 6–8 vary.
 #[derive(Clone, Copy, Debug, PartialEq)]

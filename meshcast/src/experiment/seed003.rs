@@ -19,8 +19,8 @@
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 
-use super::flit;
 use super::sweep::{Placement, Sweep};
+use super::{first_seen, flit};
 use crate::algo::{self, Params, Request};
 use crate::error::{InputError, WormholeError};
 use crate::schedule::Schedule;
@@ -190,6 +190,9 @@ pub static ADDITIONAL_TRAFFIC: [TrafficOrdering; 2] = [
     },
 ];
 
+/// Multicasts per K of our Figs. 6–7 sweeps (as seed 001's runs per point; seed 003 gives none).
+pub const TRAFFIC_RUNS: u32 = 1000;
+
 /// Traffic load of a latency comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Load {
@@ -279,13 +282,7 @@ pub fn preparation(algorithm: &str) -> u32 {
 
 /// Table 1's destination counts, in the order of [`TABLE_1`].
 pub fn table1_counts() -> Vec<u32> {
-    let mut counts: Vec<u32> = Vec::new();
-    for k in TABLE_1.iter().map(|c| c.k as u32) {
-        if !counts.contains(&k) {
-            counts.push(k);
-        }
-    }
-    counts
+    first_seen(TABLE_1.iter().map(|c| c.k as u32))
 }
 
 /// The destination counts and multicasts per cell of a Table 1 run: all of
@@ -360,13 +357,7 @@ pub const FIGURE_LOADS: [f64; 6] = [0.0005, 0.001, 0.0015, 0.002, 0.0025, 0.003]
 /// The latency figures, each with its destinations per multicast, in [`LATENCY`]'s order:
 /// ("seed 003 Fig. 8", 10) and ("seed 003 Fig. 9", 20).
 pub fn figures() -> Vec<(&'static str, u32)> {
-    let mut out: Vec<(&'static str, u32)> = Vec::new();
-    for f in LATENCY.iter().map(|l| (l.figure, l.k as u32)) {
-        if !out.contains(&f) {
-            out.push(f);
-        }
-    }
-    out
+    first_seen(LATENCY.iter().map(|l| (l.figure, l.k as u32)))
 }
 
 /// Seed 003 Figure 8 (`destinations` = 10) or 9 (20): one setup per algorithm and load, on
