@@ -4,7 +4,8 @@
 //! (Malani's Tables 1–6), [`seed001`] (Wang's chapter-4 means), [`seed002`] (Figure 5, the step
 //! bounds, Figs. 6–8), [`seed003`] (QG: Table 1, Figs. 6–9), [`seed004`] (message sets:
 //! measurements and fits) — and the machinery they share: [`sweep`] (Monte-Carlo sweeps), [`steps`]
-//! (step-bound checks), [`gap`] (against the exact optima), [`flit`] (the flit-level runs'
+//! (step-bound checks), [`gap`] (against the exact optima; the experiment of docs/OPTIMALITY.md
+//! in [`optimality`]), [`flit`] (the flit-level runs'
 //! measurement), [`worked`] (the worked examples of seeds 000 and 001).
 //!
 //! The layer above the simulators ([`crate::sim`]) and the models; below it sit
@@ -14,6 +15,7 @@
 
 pub mod flit;
 pub mod gap;
+pub mod optimality;
 pub mod seed000;
 pub mod seed001;
 pub mod seed002;

@@ -217,22 +217,24 @@ pub fn means_rows() -> Vec<&'static WangMean> {
         .collect()
 }
 
+/// §4.3.1's wormhole model: L = [`WANG_PATH_LENGTH`] flits, all-port, no start-up.
+pub const PATH_MODEL: Wormhole = Wormhole {
+    startup: 0,
+    length: WANG_PATH_LENGTH,
+    ports: Ports::All,
+};
+
 /// The algorithms of §4.3, in [`paths_sweep`]'s order.
 pub const PATH_ALGORITHMS: [&str; 2] = ["xy-path", "lin"];
 
 /// The sweep of §4.3: [`PATH_ALGORITHMS`] on the means' mesh over their K range in steps of 10,
-/// `runs` per point, source at the origin, under §4.3.1's wormhole model (L =
-/// [`WANG_PATH_LENGTH`] flits, all-port, no start-up).
+/// `runs` per point, source at the origin, under §4.3.1's wormhole model ([`PATH_MODEL`]).
 pub fn paths_sweep(runs: u32, seed: u64) -> Result<Sweep, InputError> {
     let m = &WANG_PATH_MEANS[0];
     let (first, last) = m.k_range;
     let ks = (first..=last).step_by(10).collect();
     Ok(Sweep {
-        wormhole: Some(Wormhole {
-            startup: 0,
-            length: WANG_PATH_LENGTH,
-            ports: Ports::All,
-        }),
+        wormhole: Some(PATH_MODEL),
         ..Sweep::at_origin(m.topology, &PATH_ALGORITHMS, ks, runs, seed)?
     })
 }
