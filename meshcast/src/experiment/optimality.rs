@@ -12,9 +12,8 @@
 //! assert_eq!(gaps.sweep.ks, [2, 3, 4, 5, 6]);
 //! ```
 
-use super::first_seen;
 use super::gap::{Baseline, GapSweep};
-use super::seed001::WANG_MEANS;
+use super::seed001;
 use super::sweep::{Placement, Sweep};
 use crate::algo::{AlgoInfo, Family, Params, REGISTRY};
 use crate::error::InputError;
@@ -130,12 +129,10 @@ pub fn seed_grid(quick: bool) -> (u32, usize) {
 /// too): per topology of the published means, in the order they first appear, the K of the
 /// widest range they are averaged over, every `step`.
 pub fn seed_experiments(step: usize) -> Vec<(&'static str, Vec<usize>)> {
-    first_seen(WANG_MEANS.iter().map(|m| m.topology))
+    seed001::topologies()
         .into_iter()
         .map(|topology| {
-            let ranges = || WANG_MEANS.iter().filter(move |m| m.topology == topology);
-            let first = ranges().map(|m| m.k_range.0).min().unwrap_or(0);
-            let last = ranges().map(|m| m.k_range.1).max().unwrap_or(0);
+            let (first, last) = seed001::k_span(topology, |m| [m.k_range]);
             (topology, (first..=last).step_by(step).collect())
         })
         .collect()

@@ -183,16 +183,16 @@ pub struct MeansSweep {
 /// point. A unit's sample depends only on the seed and its `(K, run)`, so a mean over part of a
 /// sweep is the mean of the sweep of that part alone.
 pub fn means_sweeps(runs: u32, seed: u64) -> Result<Vec<MeansSweep>, InputError> {
-    first_seen(WANG_MEANS.iter().map(|m| m.topology))
+    topologies()
         .into_iter()
         .map(|topology| {
-            let means = || WANG_MEANS.iter().filter(move |m| m.topology == topology);
-            let algorithms = first_seen(means().map(|m| m.algorithm));
-            let ranges = || {
-                means().flat_map(|m| [Some(m.k_range), m.empty_first_point().map(|e| e.k_range)])
+            let means = WANG_MEANS.iter().filter(|m| m.topology == topology);
+            let algorithms = first_seen(means.map(|m| m.algorithm));
+            let with_reading_1 = |m: &WangMean| {
+                let reading = m.empty_first_point().map(|e| e.k_range);
+                [Some(m.k_range), reading].into_iter().flatten()
             };
-            let first = ranges().flatten().map(|r| r.0).min().unwrap_or(0);
-            let last = ranges().flatten().map(|r| r.1).max().unwrap_or(0);
+            let (first, last) = k_span(topology, with_reading_1);
             let ks = (first..=last).step_by(10).collect();
             let sweep = Sweep::at_origin(topology, &algorithms, ks, runs, seed)?;
             Ok(MeansSweep {
@@ -202,6 +202,27 @@ pub fn means_sweeps(runs: u32, seed: u64) -> Result<Vec<MeansSweep>, InputError>
             })
         })
         .collect()
+}
+
+/// The topologies of §4.2's means, in the order they first appear.
+pub fn topologies() -> Vec<&'static str> {
+    first_seen(WANG_MEANS.iter().map(|m| m.topology))
+}
+
+/// The widest K range `(first, last)` over the ranges `ranges` gives for each §4.2 mean on
+/// `topology` (`(0, 0)` for a topology without means).
+pub fn k_span<I: IntoIterator<Item = (usize, usize)>>(
+    topology: &str,
+    ranges: impl Fn(&WangMean) -> I,
+) -> (usize, usize) {
+    let all: Vec<(usize, usize)> = WANG_MEANS
+        .iter()
+        .filter(|m| m.topology == topology)
+        .flat_map(ranges)
+        .collect();
+    let first = all.iter().map(|r| r.0).min().unwrap_or(0);
+    let last = all.iter().map(|r| r.1).max().unwrap_or(0);
+    (first, last)
 }
 
 /// The means of §4.2 in table order: grouped by topology and K range, in the order each group
