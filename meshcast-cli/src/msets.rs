@@ -1,7 +1,7 @@
 //! `meshcast msets`: route mcast(n, d, c) message sets on the store-and-forward mesh simulator
 //! of seed 004 and report steps, steps/√(cn), steps/√n, buffer peaks and link traffic per
 //! algorithm, over a sweep of sides, congestions and degrees, with fitted growth exponents.
-//! Thin: parse and check every setting and output path → `meshcast::sim::saf::report` → table,
+//! Thin: parse and check every setting and output path → `meshcast::experiment::seed004` → table,
 //! CSV or JSON, with a progress bar on standard error.
 
 use std::path::{Path, PathBuf};
@@ -9,10 +9,12 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+use meshcast::experiment::seed004::{
+    self, fit_exponent, measure, Algorithm, Instance, Options, Row,
+};
 use meshcast::sim::saf::deterministic::Deterministic;
 use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::randomized::Randomized;
-use meshcast::sim::saf::report::{self, fit_exponent, measure, Algorithm, Instance, Options, Row};
 use meshcast::sim::saf::sort::Ranking;
 use meshcast::sim::saf::Capacity;
 use serde::Serialize;
@@ -170,7 +172,7 @@ pub fn run(args: &MsetsArgs) -> Result<String> {
         for &c in &cs {
             for instance in instances(args.instance, c, ds.as_deref()) {
                 for &algo in &algos {
-                    report::check(algo, instance, side, &options).with_context(|| {
+                    seed004::check(algo, instance, side, &options).with_context(|| {
                         format!(
                             "--algos {} with --sides {side}, {}",
                             algo.name(),

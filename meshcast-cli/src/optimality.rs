@@ -12,36 +12,33 @@
 //! * `optimality-seeds`: RSA, DIAG, DDS, VH and MIN on the seeds' 20×20 and 10×10×10 experiments.
 //!
 //! The small shapes are 6×6, 8×8 and 4×4×4 meshes and tori, K = 2…16, the source at a random
-//! node, every algorithm on the same multicasts (`meshcast::experiment::gap`).
+//! node, every algorithm on the same multicasts. The shapes, counts and sweeps are the library's
+//! (`meshcast::experiment::optimality`, measured by `meshcast::experiment::gap`): this module
+//! only renders.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use meshcast::algo::{self, AlgoInfo, Request, REGISTRY};
-use meshcast::eval::{Metrics, Ports, Wormhole};
+use meshcast::algo::{self, AlgoInfo, Request};
+use meshcast::eval::Metrics;
 use meshcast::exact;
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, Worst};
-use meshcast::experiment::stats::Tally;
-use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep};
+use meshcast::experiment::optimality::{
+    gap_sweep, grid, seed_experiments, seed_grid, seed_sweep, time_sweep, RIVALS, SEED_ALGORITHMS,
+    SHAPES, TIME_LAST_K, TIME_SHAPES,
+};
+use meshcast::experiment::seed001::PATH_MODEL;
+use meshcast::experiment::sweep::{Metric, Shard, Sweep};
 use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
+use meshcast::stats::Tally;
 
 use crate::args::OptimalityArgs;
 use crate::report::RouteReport;
 use crate::reproduce::{deliver, replace_sections, with_ci};
 use crate::sweep::gaps::{self, overall, percent, worst_text};
 use crate::{draw, output};
-
-/// The small shapes every algorithm is measured on against the optima.
-const SHAPES: [&str; 6] = [
-    "mesh:6x6",
-    "torus:6x6",
-    "mesh:8x8",
-    "torus:8x8",
-    "mesh:4x4x4",
-    "torus:4x4x4",
-];
 
 /// The marker names of the sections.
 const SECTIONS: [&str; 6] = [
@@ -53,11 +50,6 @@ const SECTIONS: [&str; 6] = [
     "optimality-seeds",
 ];
 
-/// The shapes and largest K of the one-port time optimum, whose search is for small instances
-/// (on 8×8 a multicast with K = 8 took more than its 2²⁴ partial trees).
-const TIME_SHAPES: [&str; 2] = ["mesh:6x6", "torus:6x6"];
-const TIME_LAST_K: usize = 8;
-
 /// A progress line on standard error, unless `--quiet`.
 fn progress(quiet: bool, line: std::fmt::Arguments) {
     if !quiet {
@@ -65,13 +57,10 @@ fn progress(quiet: bool, line: std::fmt::Arguments) {
     }
 }
 
-/// The three shortest-path trees compared per K and on the seeds' experiments.
-const RIVALS: [&str; 3] = ["diag", "dds", "rsa"];
-
 /// `meshcast optimality`.
 pub fn run(args: &OptimalityArgs) -> Result<String> {
-    let runs = args.runs.unwrap_or(if args.quick { 2 } else { 20 });
-    let last_k = if args.quick { 6 } else { 16 };
+    let (default_runs, last_k) = grid(args.quick);
+    let runs = args.runs.unwrap_or(default_runs);
     if let Some(path) = &args.write {
         replace_sections(path, &SECTIONS.map(|name| (name, String::new())))?;
     }
@@ -94,8 +83,7 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
         .as_deref()
         .zip(args.write.as_deref())
         .map(|(dir, doc)| SvgDir::new(dir, doc));
-    // --quick: every 18th K of the seeds' ranges, 2 runs — enough to run every line.
-    let (seed_runs, seed_step) = if args.quick { (2, 180) } else { (100, 10) };
+    let (seed_runs, seed_step) = seed_grid(args.quick);
     let sections = [
         (
             SECTIONS[0],
@@ -119,44 +107,6 @@ pub fn run(args: &OptimalityArgs) -> Result<String> {
     deliver(args.write.as_deref(), &sections)
 }
 
-/// Every tree and path algorithm that supports `topology`, against OMT, MST and OMP.
-fn gap_sweep(topology: &str, last_k: usize, runs: u32, seed: u64) -> Result<GapSweep> {
-    small_sweep(
-        topology,
-        |a| a.family != PlanKind::Unicast,
-        (last_k, runs, seed, Schedule::Optimal),
-        vec![Baseline::Omt, Baseline::Mst, Baseline::Omp],
-    )
-}
-
-/// The algorithms of `family` that support `topology` on K = 2…last, the source at a random node.
-fn small_sweep(
-    topology: &str,
-    keep: impl Fn(&AlgoInfo) -> bool,
-    (last_k, runs, seed, schedule): (usize, u32, u64, Schedule),
-    baselines: Vec<Baseline>,
-) -> Result<GapSweep> {
-    let shape: meshcast::topology::Shape = topology.parse()?;
-    let algorithms: Vec<&'static AlgoInfo> = REGISTRY
-        .iter()
-        .filter(|a| keep(a) && a.support.covers(&shape))
-        .collect();
-    Ok(GapSweep {
-        sweep: Sweep {
-            shape,
-            placement: Placement::Random,
-            algorithms,
-            ks: (2..=last_k).collect(),
-            runs,
-            seed,
-            schedule,
-            wormhole: None,
-            params: algo::Params::default(),
-        },
-        baselines,
-    })
-}
-
 /// Every tree algorithm against the least one-port time of a shortest-path tree, in its paper's
 /// port order and in the optimal order: excess in % of the total optimum and mean excess in hops.
 fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<String> {
@@ -171,13 +121,7 @@ fn one_port_gaps(runs: u32, last_k: usize, args: &OptimalityArgs) -> Result<Stri
                     schedule.name()
                 ),
             );
-            let trees = |a: &AlgoInfo| a.family == PlanKind::Tree;
-            let gaps = small_sweep(
-                topology,
-                trees,
-                (last_k, runs, args.seed, schedule),
-                vec![Baseline::OptTime],
-            )?;
+            let gaps = time_sweep(topology, last_k, runs, args.seed, schedule)?;
             let points = gaps::measure(&gaps, Shard::WHOLE, args.quiet)?;
             both.push((gaps, points));
         }
@@ -381,8 +325,13 @@ impl SvgDir {
 
     /// Draw `plan` to `name` and return the Markdown image.
     fn draw(&self, name: &str, label: &str, plan: &Plan, req: &Request) -> Result<String> {
-        let report =
-            RouteReport::of_plan(label, plan, req.shape(), Schedule::Optimal, WORMHOLE.into());
+        let report = RouteReport::of_plan(
+            label,
+            plan,
+            req.shape(),
+            Schedule::Optimal,
+            PATH_MODEL.into(),
+        );
         let svg = draw::render(req.shape(), &report).to_string();
         let path = self.dir.join(name);
         output::write_atomically(&path, svg.as_bytes())
@@ -390,13 +339,6 @@ impl SvgDir {
         Ok(format!("![{label}]({}/{name})", self.link))
     }
 }
-
-/// The wormhole model drawings are labelled with (seed 001 §4.3): only worms show it.
-const WORMHOLE: Wormhole = Wormhole {
-    startup: 0,
-    length: 20,
-    ports: Ports::All,
-};
 
 /// Per shape, the worst multicast (highest excess relative to the optimum): of any tree algorithm
 /// and of DIAG, DDS and RSA against the OMT, of any path algorithm against the OMP. RSA's and the
@@ -499,39 +441,19 @@ fn draw_pair(
 /// The seeds' experiments (seed 001 §4.2 and seed 000 Tables 1–6): source at the origin, the
 /// papers' K ranges, RSA beside DIAG, DDS, VH and MIN, both port orders.
 fn seeds_experiments(runs: u32, step: usize, seed: u64, quiet: bool) -> Result<String> {
-    const ALGOS: [&str; 5] = ["rsa", "diag", "dds", "vh", "min"];
-    let experiments: [(&str, Vec<usize>); 3] = [
-        ("mesh:20x20", (10..=380).step_by(step).collect()),
-        ("torus:20x20", (10..=370).step_by(step).collect()),
-        ("mesh:10x10x10", (10..=990).step_by(step).collect()),
-    ];
     let mut out = format!(
         "Mean over every K (seed 001 Definition 4.1.1) with its 95% CI, {runs} runs per K, \
          K every {step}, source at the origin, seed {seed}. Times with each paper's port order and with the \
          optimal order. `rsa − x`: the paired difference on the same multicasts (below 0: RSA \
          is lower).\n\n\
          | topology | K | metric | {} | rsa − diag | rsa − dds |\n|---|---|---|{}---|---|\n",
-        ALGOS.join(" | "),
-        "---|".repeat(ALGOS.len())
+        SEED_ALGORITHMS.join(" | "),
+        "---|".repeat(SEED_ALGORITHMS.len())
     );
-    for (topology, ks) in experiments {
-        let algorithms = ALGOS
-            .iter()
-            .map(|a| algo::find(a))
-            .collect::<Result<Vec<_>, _>>()?;
+    for (topology, ks) in seed_experiments(step) {
         let range = format!("{}…{}", ks[0], ks[ks.len() - 1]);
         for schedule in [Schedule::Paper, Schedule::Optimal] {
-            let s = Sweep {
-                shape: topology.parse()?,
-                placement: Placement::Origin,
-                algorithms: algorithms.clone(),
-                ks: ks.clone(),
-                runs,
-                seed,
-                schedule,
-                wormhole: None,
-                params: algo::Params::default(),
-            };
+            let s = seed_sweep(topology, ks.clone(), runs, seed, schedule)?;
             progress(
                 quiet,
                 format_args!(

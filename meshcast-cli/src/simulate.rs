@@ -11,12 +11,13 @@ use clap::Args;
 use meshcast::algo::AlgoInfo;
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
-    point_seed, simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
+    simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
     EARLY_SATURATION, MAX_BACKLOG,
 };
-use meshcast::sim::wormhole::{Router, SimError, VcRelease};
+use meshcast::sim::wormhole::{Router, VcRelease};
 use meshcast::topology::Shape;
-use meshcast::InputError;
+use meshcast::workload::point_seed;
+use meshcast::{InputError, WormholeError};
 use serde::Serialize;
 
 use crate::flags::{AlgosFlag, ParamArgs};
@@ -322,10 +323,10 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
 
 /// A refused setting as the flag that sets it, e.g. "--vcs 0 is not allowed: at least 1"; too few
 /// virtual channels as `--vcs`, and a route the simulator cannot run as its algorithm.
-fn naming_the_flag(e: SimError, setup: &Setup) -> anyhow::Error {
+fn naming_the_flag(e: WormholeError, setup: &Setup) -> anyhow::Error {
     let context = match (&e, setup.algorithm) {
         (
-            SimError::Input(InputError::Setting {
+            WormholeError::Input(InputError::Setting {
                 name,
                 value,
                 allowed,
@@ -337,7 +338,7 @@ fn naming_the_flag(e: SimError, setup: &Setup) -> anyhow::Error {
             }
             None
         }
-        (SimError::VirtualChannels { vcs, .. }, _) => Some(format!("--vcs {vcs}")),
+        (WormholeError::VirtualChannels { vcs, .. }, _) => Some(format!("--vcs {vcs}")),
         (_, Some(info)) => Some(format!("--algos: {}", info.name)),
         (_, None) => None,
     };

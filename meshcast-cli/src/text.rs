@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use meshcast::experiment::stats::Summary;
+use meshcast::stats::Summary;
 
 use crate::report::{AlgoRow, Coords, LinkReport, OptimaReport, RouteReport, SendReport};
 

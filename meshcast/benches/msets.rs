@@ -9,10 +9,11 @@
 //!
 //! Run: `cargo bench -p meshcast --bench msets`.
 
-use meshcast::experiment::workload::seeded;
-use meshcast::sim::saf::report::{Algorithm, Options};
-use meshcast::sim::saf::sort::{self, SnakeOrder};
+use meshcast::experiment::seed004::{Algorithm, Options};
+use meshcast::sim::saf::snake::SnakeOrder;
+use meshcast::sim::saf::sort;
 use meshcast::sim::saf::{msets, permute, Capacity, MessageSet, PacketId, Sim};
+use meshcast::workload::seeded;
 use rand::RngExt;
 
 fn main() {

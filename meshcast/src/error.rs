@@ -159,6 +159,165 @@ pub enum PlanError {
     },
 }
 
+/// Why a run of the flit-level wormhole simulator ([`crate::sim::wormhole`]) could not be made or
+/// could not finish.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum WormholeError {
+    /// Bad settings.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// Too few virtual channels to keep the route classes deadlock-free.
+    #[error("{vcs} virtual channel(s) per channel cannot run this traffic on {topology} deadlock-free: it needs at least {need} (2 per dimension-ordered class on a torus for the datelines, 1 more for Hamiltonian routes, 4 for sweeping routes such as xy-path's)")]
+    VirtualChannels {
+        /// The topology.
+        topology: String,
+        /// Virtual channels asked for.
+        vcs: u32,
+        /// Virtual channels needed.
+        need: u32,
+    },
+    /// A send whose route the simulator cannot keep deadlock-free.
+    #[error("route {route} is not {allowed}: the simulator cannot run it deadlock-free")]
+    Route {
+        /// The nodes of the route.
+        route: String,
+        /// The route classes this run has channels for.
+        allowed: &'static str,
+    },
+    /// No flit moved for the watchdog's number of cycles while worms waited.
+    #[error("deadlock at cycle {cycle}: no flit moved for {idle} cycles; {}", waiting.join("; "))]
+    Deadlock {
+        /// The cycle the watchdog fired.
+        cycle: u64,
+        /// Cycles without progress.
+        idle: u64,
+        /// The waiting worms (the first few): what each holds and waits for.
+        waiting: Vec<String>,
+    },
+    /// A broken flit count: a simulator bug, never bad input.
+    #[error("flit conservation broken at cycle {cycle}: {what}")]
+    Conservation {
+        /// The cycle.
+        cycle: u64,
+        /// What did not add up.
+        what: String,
+    },
+}
+
+/// Why a run of the store-and-forward message-set simulator ([`crate::sim::saf`], seed 004) stopped:
+/// every variant names the node, step or packet concerned.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SafError {
+    /// A move or copy that would put more packets in a node's buffer than its bound allows.
+    #[error(
+        "step {step}: node {node} would hold {would_hold} packets, but its buffer holds at most \
+         {capacity}"
+    )]
+    BufferOverflow {
+        /// The step at which it happened (1-based).
+        step: u64,
+        /// The node (id = x + side·y).
+        node: u32,
+        /// Occupancy the move would have produced.
+        would_hold: u32,
+        /// The buffer bound.
+        capacity: u32,
+    },
+    /// No packet could move in a step although some were still travelling: full buffers block
+    /// each other.
+    #[error(
+        "step {step}: routing stalled with {waiting} packets waiting (buffers full; raise --buffer)"
+    )]
+    Stalled {
+        /// The step at which no packet could move.
+        step: u64,
+        /// Packets still queued.
+        waiting: usize,
+    },
+    /// A packet delivered at a node that is none of its destinations (an algorithm bug).
+    #[error("message {msg} was delivered at node {node}, which is not one of its destinations")]
+    NotADestination {
+        /// The message.
+        msg: u32,
+        /// The node.
+        node: u32,
+    },
+    /// A second copy of a message reached the same destination.
+    #[error("message {msg} was delivered twice at node {node}")]
+    DeliveredTwice {
+        /// The message.
+        msg: u32,
+        /// The destination.
+        node: u32,
+    },
+    /// A destination that never received its copy.
+    #[error("message {msg} never reached destination {node}")]
+    Undelivered {
+        /// The message.
+        msg: u32,
+        /// The destination.
+        node: u32,
+    },
+    /// A buffer bound below what the algorithm needs to be free of deadlock.
+    #[error(
+        "a buffer of {capacity} packets is too small for {algorithm}: it needs at least {least}"
+    )]
+    CapacityTooSmall {
+        /// The algorithm.
+        algorithm: &'static str,
+        /// The bound given.
+        capacity: u32,
+        /// The least bound it accepts.
+        least: u32,
+    },
+    /// The run went beyond its step limit (an aborted guess of seed 004 §6).
+    #[error("aborted after {0} steps, the limit of this attempt")]
+    StepLimit(u64),
+    /// Bad input to an algorithm (a shape or set it does not handle).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A move of [`crate::sim::saf::Sim::step_moves`] that breaks the machine's rules (an algorithm bug).
+    #[error("step {step}: a packet cannot move from node {from} to node {to}: {why}")]
+    IllegalMove {
+        /// The step (1-based).
+        step: u64,
+        /// The packet's node.
+        from: u32,
+        /// The node it was sent to.
+        to: u32,
+        /// The rule broken.
+        why: &'static str,
+    },
+    /// Packets left in buffers when the algorithm declared itself finished.
+    #[error("{0} packets were left in buffers at the end")]
+    Leftover(u64),
+    /// A phase of a phased algorithm (seed 004 §5) delivered nothing new, so repeating it would
+    /// never finish: its expansion assumption failed on this instance.
+    #[error(
+        "{algorithm}: phase {phase} reached no new destination ({open} packets still have \
+         unvisited destinations); the paper's expansion assumption fails on this instance"
+    )]
+    NoProgress {
+        /// The algorithm.
+        algorithm: &'static str,
+        /// The phase (1-based) that made no progress.
+        phase: u32,
+        /// Packets still open.
+        open: usize,
+    },
+}
+
+impl SafError {
+    /// Bad input: setting `name` has `value`, and `allowed` says what it may be.
+    pub(crate) fn setting(name: &'static str, value: u32, allowed: &'static str) -> SafError {
+        SafError::Input(InputError::Setting {
+            name,
+            value: value.to_string(),
+            allowed,
+        })
+    }
+}
+
 /// Any error of the library.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Error {
@@ -168,6 +327,12 @@ pub enum Error {
     /// An invalid plan.
     #[error(transparent)]
     Plan(#[from] PlanError),
+    /// A flit-level wormhole run that could not be made or finish.
+    #[error(transparent)]
+    Wormhole(#[from] WormholeError),
+    /// A store-and-forward message-set run that stopped.
+    #[error(transparent)]
+    Saf(#[from] SafError),
 }
 
 /// Numbers written as the command line writes them: sizes `8x8`, coordinates `3,4`.

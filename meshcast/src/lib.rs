@@ -46,13 +46,15 @@
 //!   §2.3).
 //! * [`exact`]: exact optima for small instances (OMT, MST, OMP, OMC, the least one-port time),
 //!   the yardsticks the heuristics' gaps are measured against.
+//! * [`workload`] and [`stats`]: seeded random destinations and exact, mergeable statistics —
+//!   below both the simulators ([`sim`]) and the experiments ([`experiment`]) that use them.
 //! * [`sim`]: simulators that execute routing step by step instead of by formula:
 //!   [`sim::wormhole`], flit-level wormhole routers under load running any plan (seeds 002,
 //!   003); [`sim::saf`], seed 004's store-and-forward mesh with bounded buffers and its
 //!   algorithms for whole multicast message sets.
 //! * [`experiment`]: the seeds' published numbers and worked examples, and the machinery that
-//!   sets ours against them — random workloads, Monte-Carlo sweeps with exact tallies and shards,
-//!   statistics, optimality gaps.
+//!   sets ours against them, one module per seed — Monte-Carlo sweeps with exact tallies and
+//!   shards, optimality gaps, the flit-level and message-set measurements.
 //! * [`error`]: every failure as a value ([`Error`], [`InputError`], [`PlanError`]); no panic on
 //!   user input.
 //!
@@ -99,6 +101,8 @@ pub mod plan;
 pub mod route;
 pub mod schedule;
 pub mod sim;
+pub mod stats;
 pub mod topology;
+pub mod workload;
 
-pub use error::{Error, InputError, PlanError};
+pub use error::{Error, InputError, PlanError, SafError, WormholeError};

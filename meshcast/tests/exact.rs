@@ -6,10 +6,10 @@ use std::collections::VecDeque;
 use meshcast::algo::{Request, REGISTRY};
 use meshcast::eval::Metrics;
 use meshcast::exact;
-use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::{Plan, PlanKind};
 use meshcast::schedule::Schedule;
 use meshcast::topology::{Kind, Node, Shape};
+use meshcast::workload::{random_destinations, seeded};
 use proptest::prelude::*;
 
 /// What brute force over every tree that holds the source finds for one request: the fewest

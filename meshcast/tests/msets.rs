@@ -2,14 +2,15 @@
 //! message sets on it. Every run goes through `Sim::finish`, which fails unless every
 //! destination got its message exactly once and no packet is left over.
 
+use meshcast::experiment::seed004;
 use meshcast::sim::saf::deterministic::{self, Deterministic, Expander};
 use meshcast::sim::saf::engine::Run;
 use meshcast::sim::saf::permute::Permutation;
 use meshcast::sim::saf::sort::Ranking;
 use meshcast::sim::saf::{
-    lemma1, msets, naive, randomized, report, theorem2, unknown, Arrival, Capacity, MessageSet,
-    Sim, SimError,
+    lemma1, msets, naive, randomized, snake, theorem2, unknown, Arrival, Capacity, MessageSet, Sim,
 };
+use meshcast::SafError;
 
 fn check_buffers(run: &Run, capacity: Capacity) {
     if let Capacity::Packets(b) = capacity {
@@ -24,9 +25,9 @@ fn check_buffers(run: &Run, capacity: Capacity) {
 
 /// The algorithms that handle a `side × side` mesh (randomized and deterministic need a power
 /// of two).
-fn runnable(side: u32) -> Vec<report::Algorithm> {
-    use report::Algorithm::{Deterministic, Randomized};
-    let all = report::Algorithm::ALL.into_iter();
+fn runnable(side: u32) -> Vec<seed004::Algorithm> {
+    use seed004::Algorithm::{Deterministic, Randomized};
+    let all = seed004::Algorithm::ALL.into_iter();
     all.filter(|&a| !matches!(a, Randomized | Deterministic) || side.is_power_of_two())
         .collect()
 }
@@ -61,7 +62,7 @@ fn naive_delivers_everything_once() {
 fn bounded_naive_needs_five_slots() {
     let set = msets::random(8, 3, 3, 1).unwrap();
     let err = naive::route(&set, Capacity::Packets(4)).unwrap_err();
-    assert!(matches!(err, SimError::CapacityTooSmall { least: 5, .. }));
+    assert!(matches!(err, SafError::CapacityTooSmall { least: 5, .. }));
     // Tighter buffers cost time but lose nothing.
     let tight = naive::route(&set, Capacity::Packets(5)).unwrap();
     let free = naive::route(&set, Capacity::Unbounded).unwrap();
@@ -74,7 +75,7 @@ fn a_copy_into_a_full_buffer_is_refused() {
     let mut sim = Sim::new(&set, Capacity::Packets(2));
     let p = sim.inject_all().unwrap();
     let err = sim.replicate(&[(p[0], 2)]).unwrap_err();
-    let want = SimError::BufferOverflow {
+    let want = SafError::BufferOverflow {
         step: 2,
         node: 0,
         would_hold: 3,
@@ -108,7 +109,7 @@ fn the_theorem1_instance_takes_at_least_its_bound() {
         let a = u64::from(bound.side_a);
         assert!(2 * u64::from(c) * a * a <= u64::from(side * side));
         for algo in runnable(side) {
-            let run = algo.run(&set, &report::Options::default()).unwrap();
+            let run = algo.run(&set, &seed004::Options::default()).unwrap();
             assert_eq!(run.deliveries as usize, set.deliveries());
             let (name, steps) = (algo.name(), run.steps);
             assert!(
@@ -147,12 +148,12 @@ fn theorem2_refuses_what_it_does_not_handle() {
     let set = msets::random(8, 5, 3, 1).unwrap();
     assert!(matches!(
         theorem2::route(&set, Capacity::Unbounded),
-        Err(SimError::Input(_))
+        Err(SafError::Input(_))
     ));
     let set = msets::random(6, 2, 16, 1).unwrap();
     assert!(matches!(
         theorem2::route(&set, Capacity::Unbounded),
-        Err(SimError::Input(_))
+        Err(SafError::Input(_))
     ));
 }
 
@@ -166,13 +167,13 @@ fn lemma1_reduces_high_degree_sets_and_delivers_once() {
     }
     for side in [4, 5, 16] {
         let n = side * side;
-        let positions: Vec<u32> = (0..n).map(|v| lemma1::snake_position(side, v)).collect();
+        let positions: Vec<u32> = (0..n).map(|v| snake::snake_position(side, v)).collect();
         for (v, &p) in positions.iter().enumerate() {
-            assert_eq!(lemma1::snake_node(side, p), v as u32);
+            assert_eq!(snake::snake_node(side, p), v as u32);
         }
         // Consecutive snake positions are neighbours.
         for p in 1..n {
-            let (a, b) = (lemma1::snake_node(side, p - 1), lemma1::snake_node(side, p));
+            let (a, b) = (snake::snake_node(side, p - 1), snake::snake_node(side, p));
             assert_eq!(msets::manhattan(side, a, b), 1);
         }
     }
@@ -201,17 +202,17 @@ fn lemma1_sets_hold_one_packet_per_node_with_at_most_c_destinations() {
 
 /// The fitted exponent of the steps of `algo` on random sets with d = c over `sides` and `cs`
 /// against `bound(side, c)`.
-fn growth(algo: report::Algorithm, sides: &[u32], cs: &[u32], bound: fn(u32, u32) -> f64) -> f64 {
+fn growth(algo: seed004::Algorithm, sides: &[u32], cs: &[u32], bound: fn(u32, u32) -> f64) -> f64 {
     let mut points = Vec::new();
     for &side in sides {
         for &c in cs {
-            let instance = report::Instance::Random { d: c, c };
-            let options = report::Options::default();
-            let row = report::measure(algo, instance, side, 1, &options).unwrap();
+            let instance = seed004::Instance::Random { d: c, c };
+            let options = seed004::Options::default();
+            let row = seed004::measure(algo, instance, side, 1, &options).unwrap();
             points.push((bound(side, c), row.steps as f64));
         }
     }
-    report::fit_exponent(&points).unwrap()
+    seed004::fit_exponent(&points).unwrap()
 }
 
 /// √(cn), Theorems 1–3's bound.
@@ -227,7 +228,12 @@ fn sqrt_cn_log_squared(side: u32, c: u32) -> f64 {
 
 #[test]
 fn theorem2_grows_as_sqrt_cn_on_small_meshes() {
-    let e = growth(report::Algorithm::Theorem2, &[8, 16, 32], &[4, 16], sqrt_cn);
+    let e = growth(
+        seed004::Algorithm::Theorem2,
+        &[8, 16, 32],
+        &[4, 16],
+        sqrt_cn,
+    );
     assert!((0.7..1.2).contains(&e), "exponent {e}");
 }
 
@@ -235,7 +241,7 @@ fn theorem2_grows_as_sqrt_cn_on_small_meshes() {
 #[ignore = "minutes in debug builds: run with --release -- --ignored"]
 fn theorem2_grows_as_sqrt_cn_up_to_128() {
     let e = growth(
-        report::Algorithm::Theorem2,
+        seed004::Algorithm::Theorem2,
         &[16, 32, 64, 128],
         &[4, 16, 64],
         sqrt_cn,
@@ -311,7 +317,7 @@ proptest::proptest! {
             .max()
             .unwrap();
         for algo in runnable(side) {
-            let run = algo.run(&set, &report::Options::default()).unwrap();
+            let run = algo.run(&set, &seed004::Options::default()).unwrap();
             proptest::prop_assert_eq!(run.deliveries as usize, set.deliveries());
             proptest::prop_assert!(run.steps >= u64::from(farthest));
         }
@@ -430,7 +436,7 @@ fn a_second_copy_is_an_error_unless_duplicates_are_discarded_and_counted() {
             let run = sim.finish().unwrap();
             assert_eq!((run.deliveries, run.duplicates), (1, 1));
         } else {
-            let want = SimError::DeliveredTwice { msg: 0, node: 1 };
+            let want = SafError::DeliveredTwice { msg: 0, node: 1 };
             assert_eq!(both.unwrap_err(), want);
         }
     }
@@ -518,7 +524,7 @@ fn deterministic_refuses_what_it_does_not_handle() {
     let params = Deterministic::default();
     assert!(matches!(
         deterministic::route(&set, params, Capacity::Unbounded),
-        Err(SimError::Input(_))
+        Err(SafError::Input(_))
     ));
     let set = msets::random(8, 2, 4, 1).unwrap();
     for bad in [
@@ -530,7 +536,7 @@ fn deterministic_refuses_what_it_does_not_handle() {
     ] {
         assert!(matches!(
             deterministic::route(&set, bad, Capacity::Unbounded),
-            Err(SimError::Input(_))
+            Err(SafError::Input(_))
         ));
     }
 }
@@ -538,7 +544,7 @@ fn deterministic_refuses_what_it_does_not_handle() {
 #[test]
 fn deterministic_grows_as_sqrt_cn_log_squared_on_small_meshes() {
     let e = growth(
-        report::Algorithm::Deterministic,
+        seed004::Algorithm::Deterministic,
         &[8, 16],
         &[4, 16],
         sqrt_cn_log_squared,
@@ -550,7 +556,7 @@ fn deterministic_grows_as_sqrt_cn_log_squared_on_small_meshes() {
 #[ignore = "minutes even in release builds: run with --release -- --ignored"]
 fn deterministic_grows_as_sqrt_cn_log_squared_up_to_64() {
     let e = growth(
-        report::Algorithm::Deterministic,
+        seed004::Algorithm::Deterministic,
         &[16, 32, 64],
         &[4, 16, 64],
         sqrt_cn_log_squared,
@@ -579,11 +585,11 @@ fn results_do_not_depend_on_the_thread_count() {
             .filter(|&a| {
                 !matches!(
                     a,
-                    report::Algorithm::Deterministic | report::Algorithm::GuessC
+                    seed004::Algorithm::Deterministic | seed004::Algorithm::GuessC
                 )
             })
         {
-            let options = report::Options::default();
+            let options = seed004::Options::default();
             let runs: Vec<Run> = [1, 2, 3]
                 .into_iter()
                 .map(|t| pool(t).install(|| algo.run(&set, &options).unwrap()))
@@ -594,17 +600,17 @@ fn results_do_not_depend_on_the_thread_count() {
     }
 }
 
-/// `report::check` refuses every setting `report::measure` refuses as bad input, without routing
+/// `seed004::check` refuses every setting `seed004::measure` refuses as bad input, without routing
 /// anything, and nothing `measure` would route (it may refuse settings that `measure` only finds
 /// out about after some routing failed for another reason).
 #[test]
 fn check_agrees_with_measure() {
-    use report::Instance;
+    use seed004::Instance;
     let options = [
-        report::Options::default(),
-        report::Options {
+        seed004::Options::default(),
+        seed004::Options {
             capacity: Capacity::Packets(4),
-            ..report::Options::default()
+            ..seed004::Options::default()
         },
     ];
     for side in [2, 4, 6, 8, 12] {
@@ -616,13 +622,13 @@ fn check_agrees_with_measure() {
                 Instance::Bisection { d: c },
             ];
             for instance in instances {
-                for algo in report::Algorithm::ALL {
+                for algo in seed004::Algorithm::ALL {
                     for options in &options {
-                        let checked = report::check(algo, instance, side, options);
-                        let measured = report::measure(algo, instance, side, 1, options);
+                        let checked = seed004::check(algo, instance, side, options);
+                        let measured = seed004::measure(algo, instance, side, 1, options);
                         let refused = matches!(
                             measured,
-                            Err(SimError::Input(_) | SimError::CapacityTooSmall { .. })
+                            Err(SafError::Input(_) | SafError::CapacityTooSmall { .. })
                         );
                         assert!(
                             if refused {

@@ -1,9 +1,11 @@
 //! Seed 004 Propositions 1–2 as packet movements: shearsort on the store-and-forward simulator
 //! (`sim::saf::sort`) and (k, k)-routing with constant queues (`sim::saf::permute`).
 
-use meshcast::experiment::workload::seeded;
-use meshcast::sim::saf::sort::{self, SnakeOrder};
-use meshcast::sim::saf::{permute, Arrival, Capacity, MessageSet, PacketId, Sim, SimError};
+use meshcast::sim::saf::snake::SnakeOrder;
+use meshcast::sim::saf::sort;
+use meshcast::sim::saf::{permute, Arrival, Capacity, MessageSet, PacketId, Sim};
+use meshcast::workload::seeded;
+use meshcast::SafError;
 use rand::RngExt;
 
 /// Builds the moves of a routing instance from the packets on a machine.
@@ -156,7 +158,7 @@ fn shearsort_refuses_bad_input() {
     let order = SnakeOrder::RowMajor;
     for (s, k) in [(3, 2), (0, 2), (4, 0), (4, 1)] {
         let err = sort::shearsort(&mut sim, &keyed, s, k, order).unwrap_err();
-        assert!(matches!(err, SimError::Input(_)), "{s} {k}: {err}");
+        assert!(matches!(err, SafError::Input(_)), "{s} {k}: {err}");
     }
     let twice = [keyed[0], keyed[0]];
     let err = sort::shearsort(&mut sim, &twice, 4, 2, order).unwrap_err();
@@ -172,14 +174,14 @@ fn step_moves_checks_the_machine_rules() {
     sim.step_moves(&[(p[0], 1), (p[1], 0)]).unwrap();
     assert_eq!((sim.at(p[0]), sim.at(p[1])), (1, 0));
     assert_eq!(sim.totals().packet_hops, 2);
-    let illegal = |r: Result<(), SimError>| matches!(r, Err(SimError::IllegalMove { .. }));
+    let illegal = |r: Result<(), SafError>| matches!(r, Err(SafError::IllegalMove { .. }));
     assert!(illegal(sim.step_moves(&[(p[0], 3)])));
     assert!(illegal(sim.step_moves(&[(p[0], 99)])));
     assert!(illegal(sim.step_moves(&[(p[4], 5), (p[4], 0)])));
     assert!(illegal(sim.step_moves(&[(p[2], 3), (p[2], 3)])));
     assert!(matches!(
         sim.step_moves(&[(p[2], 3)]),
-        Err(SimError::BufferOverflow { node: 3, .. })
+        Err(SafError::BufferOverflow { node: 3, .. })
     ));
 }
 
@@ -371,7 +373,7 @@ fn permute_refuses_bad_input() {
     let cases: [&[(PacketId, u32)]; 3] = [&[(p[0], 64)], &[(p[0], 7)], &[(p[0], 9), (p[1], 9)]];
     for moves in cases {
         let err = permute::route(&mut sim, moves, 4, 1).unwrap_err();
-        assert!(matches!(err, SimError::Input(_)), "{moves:?}: {err}");
+        assert!(matches!(err, SafError::Input(_)), "{moves:?}: {err}");
     }
     assert!(permute::route(&mut sim, &[(p[0], 9)], 3, 1).is_err());
 }

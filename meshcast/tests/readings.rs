@@ -2,7 +2,7 @@
 //! `cargo test --release -p meshcast --test main readings -- --ignored`).
 
 use meshcast::algo;
-use meshcast::experiment::published::WANG_MEANS;
+use meshcast::experiment::seed001::WANG_MEANS;
 use meshcast::experiment::sweep::{Placement, Shard, Sweep};
 use meshcast::schedule::Schedule;
 

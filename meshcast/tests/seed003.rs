@@ -10,9 +10,9 @@ use meshcast::algo::{self, Params, Request};
 use meshcast::eval::{wormhole_latency, Ports, Timeline, Wormhole};
 use meshcast::experiment::seed003::{ADDITIONAL_TRAFFIC, SIMULATION, TABLE_1, TABLE_1_TOPOLOGY};
 use meshcast::experiment::sweep::{Metric, Shard, Sweep};
-use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::Plan;
 use meshcast::topology::{Kind, Node, Shape};
+use meshcast::workload::{random_destinations, seeded};
 use proptest::prelude::*;
 use rand::RngExt;
 

@@ -3,14 +3,15 @@
 
 use meshcast::algo::{self, Params, Request};
 use meshcast::eval::{wormhole_latency, Ports, Wormhole};
-use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::{Hop, Plan, PlanKind};
 use meshcast::route::dimension_ordered;
 use meshcast::sim::wormhole::traffic::{
     simulate, Destinations, Measure, Saturation, Setup, Traffic,
 };
-use meshcast::sim::wormhole::{run_plan, Router, SimError, VcRelease};
+use meshcast::sim::wormhole::{run_plan, Router, VcRelease};
 use meshcast::topology::Shape;
+use meshcast::workload::{random_destinations, seeded};
+use meshcast::WormholeError;
 
 fn unicast_plan(shape: &Shape, from: &[u32], to: &[u32]) -> Plan {
     let (u, v) = (shape.node(from).unwrap(), shape.node(to).unwrap());
@@ -333,7 +334,7 @@ fn deadlock_prone_configurations_are_refused() {
     assert!(
         matches!(
             e,
-            SimError::VirtualChannels {
+            WormholeError::VirtualChannels {
                 vcs: 1,
                 need: 2,
                 ..
@@ -360,10 +361,8 @@ fn deadlock_prone_configurations_are_refused() {
 #[test]
 #[ignore]
 fn seed003_table1_cv() {
-    use meshcast::sim::wormhole::seeds::{
-        seed003_table1, SEED003_TABLE1_COUNTS, SEED003_TABLE1_RUNS,
-    };
-    let cells = seed003_table1(&SEED003_TABLE1_COUNTS, SEED003_TABLE1_RUNS, 1).unwrap();
+    use meshcast::experiment::seed003::{table1, table1_counts, TABLE_1_RUNS};
+    let cells = table1(&table1_counts(), TABLE_1_RUNS, 1).unwrap();
     let ours: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -397,10 +396,11 @@ fn seed003_table1_cv() {
 #[test]
 #[ignore]
 fn seed003_figures_8_and_9() {
-    use meshcast::sim::wormhole::seeds::{seed003_figure, FIGURE_MEASURE, SEED003_FIGURE_LOADS};
+    use meshcast::experiment::flit::FIGURE_MEASURE;
+    use meshcast::experiment::seed003::{figure, FIGURE_LOADS};
     use meshcast::sim::wormhole::traffic::simulate_all;
     for k in [10, 20] {
-        let setups = seed003_figure(k, &SEED003_FIGURE_LOADS, FIGURE_MEASURE, 1).unwrap();
+        let setups = figure(k, &FIGURE_LOADS, FIGURE_MEASURE, 1).unwrap();
         for (s, r) in setups.iter().zip(simulate_all(&setups, &|| {})) {
             let r = r.unwrap();
             let latency = r
@@ -426,12 +426,11 @@ fn seed003_figures_8_and_9() {
 #[test]
 #[ignore]
 fn seed002_figures_6_to_8() {
-    use meshcast::sim::wormhole::seeds::{
-        seed002_axes, seed002_figure, FIGURE_MEASURE, SEED002_BASE,
-    };
+    use meshcast::experiment::flit::FIGURE_MEASURE;
+    use meshcast::experiment::seed002::{axes, figure, BASE};
     use meshcast::sim::wormhole::traffic::simulate_all;
-    for (name, axis) in ["fig6", "fig7", "fig8"].into_iter().zip(seed002_axes()) {
-        let setups = seed002_figure(&axis, SEED002_BASE, FIGURE_MEASURE, 1).unwrap();
+    for (name, axis) in ["fig6", "fig7", "fig8"].into_iter().zip(axes()) {
+        let setups = figure(&axis, BASE, FIGURE_MEASURE, 1).unwrap();
         let reports: Vec<_> = simulate_all(&setups, &|| {})
             .into_iter()
             .map(Result::unwrap)
@@ -591,7 +590,7 @@ fn max_cycles_bounds_the_drain() {
     );
     // A drain that does not fit under the limit is refused.
     setup.measure.drain = 5_000;
-    assert!(matches!(simulate(&setup), Err(SimError::Input(_))));
+    assert!(matches!(simulate(&setup), Err(WormholeError::Input(_))));
 }
 
 const PINNED: [u64; 8] = [

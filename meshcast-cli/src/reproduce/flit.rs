@@ -1,42 +1,16 @@
 //! The flit-level sections: seed 003 Table 1 and Figs. 8–9, seed 002 Figs. 6–8, run by the
-//! wormhole simulator on the setups of `meshcast::sim::wormhole::seeds`. `--quick` runs each on
-//! its own mesh but at one point and for a few thousand cycles: it exercises the code path, its
-//! numbers mean nothing.
+//! wormhole simulator on the setups of `meshcast::experiment::{seed003, seed002}`, with the
+//! measurement and quick grids of `meshcast::experiment::flit`: this module only renders.
 
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use meshcast::experiment::seed003::TABLE_1;
-use meshcast::sim::wormhole::seeds::{
-    seed002_axes, seed002_figure, seed003_figure, seed003_table1, Seed002Axis, FIGURE_MEASURE,
-    SEED002_BASE, SEED003_ALGORITHMS, SEED003_FIGURE_LOADS, SEED003_TABLE1_COUNTS,
-    SEED003_TABLE1_RUNS,
-};
-use meshcast::sim::wormhole::traffic::{simulate_all, Measure, Report, Setup};
+use meshcast::experiment::flit::{measure, points};
+use meshcast::experiment::seed002::{self, Axis};
+use meshcast::experiment::seed003::{self, ABBREVIATIONS, ALGORITHMS, TABLE_1, TABLE_1_TOPOLOGY};
+use meshcast::sim::wormhole::traffic::{simulate_all, Report, Setup};
 
 use crate::progress::{progress_bar, Count};
-
-/// Seed 003's abbreviations of [`SEED003_ALGORITHMS`], in the same order.
-const ABBREVIATIONS: [&str; 4] = ["DP", "MP", "CP", "QG"];
-
-/// The measurement of `--quick`: a few thousand cycles, enough for some messages to finish.
-const QUICK_MEASURE: Measure = Measure {
-    warmup: 500,
-    batch: 500,
-    min_batches: 2,
-    precision: 0.05,
-    max_cycles: 5_000,
-    drain: 3_000,
-    ..FIGURE_MEASURE
-};
-
-fn measure(quick: bool) -> Measure {
-    if quick {
-        QUICK_MEASURE
-    } else {
-        FIGURE_MEASURE
-    }
-}
 
 /// Every setup run in parallel, in order, under one progress bar (hidden with `quiet`); the
 /// first error stops the section.
@@ -53,15 +27,11 @@ fn run_all(setups: &[Setup], label: &str, quiet: bool) -> Result<Vec<Report>> {
 /// Seed 003 Table 1: published CV against ours per algorithm and destination count, then our
 /// mean latencies.
 pub fn seed003_table1_section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
-    let (counts, runs) = if quick {
-        (&SEED003_TABLE1_COUNTS[..1], 1)
-    } else {
-        (&SEED003_TABLE1_COUNTS[..], SEED003_TABLE1_RUNS)
-    };
+    let (counts, runs) = seed003::table1_grid(quick);
     if !quiet {
-        eprintln!("reproduce: seed 003 Table 1: {runs} multicasts per cell on mesh:10x10x10");
+        eprintln!("reproduce: seed 003 Table 1: {runs} multicasts per cell on {TABLE_1_TOPOLOGY}");
     }
-    let cells = seed003_table1(counts, runs, seed)?;
+    let cells = seed003::table1(&counts, runs, seed)?;
     let heads: Vec<String> = counts
         .iter()
         .map(|k| format!("K = {k} published / ours"))
@@ -73,7 +43,7 @@ pub fn seed003_table1_section(quick: bool, seed: u64, quiet: bool) -> Result<Str
         "---|".repeat(counts.len())
     );
     let mut latencies = Vec::new();
-    for (name, short) in SEED003_ALGORITHMS.iter().zip(ABBREVIATIONS) {
+    for (name, short) in ALGORITHMS.iter().zip(ABBREVIATIONS) {
         let ours = cells.iter().filter(|c| c.algorithm == *name);
         let row: Vec<String> = ours
             .clone()
@@ -110,11 +80,7 @@ fn latency_cell(r: &Report) -> Option<String> {
 
 /// Seed 003 Figs. 8–9: mean multicast latency per load and algorithm, the lowest in bold.
 pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
-    let loads = if quick {
-        &SEED003_FIGURE_LOADS[..1]
-    } else {
-        &SEED003_FIGURE_LOADS[..]
-    };
+    let loads = points(&seed003::FIGURE_LOADS, quick);
     let m = measure(quick);
     let mut out = format!(
         "Ours: warm-up {} cycles, batches of {}, at most {} cycles, drain {}, seed {seed}. Mean \
@@ -128,12 +94,13 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         m.drain,
         m.early_saturation
     );
-    for (figure, k) in [(8, 10), (9, 20)] {
-        let setups = seed003_figure(k, loads, m, seed)?;
-        let reports = run_all(&setups, &format!("seed 003 Fig. {figure}"), quiet)?;
+    for (figure, k) in seed003::figures() {
+        let setups = seed003::figure(k, loads, m, seed)?;
+        let reports = run_all(&setups, figure, quiet)?;
+        let title = figure.trim_start_matches("seed 003 ");
         let _ = write!(
             out,
-            "\nFig. {figure} ({k} destinations):\n\n| load | {} |\n|---|{}\n",
+            "\n{title} ({k} destinations):\n\n| load | {} |\n|---|{}\n",
             ABBREVIATIONS.join(" | "),
             "---|".repeat(ABBREVIATIONS.len())
         );
@@ -167,7 +134,7 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
 /// Seed 002 Figs. 6–8: one-port against two-port mean multicast latency along each figure's axis.
 pub fn seed002_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
     let m = measure(quick);
-    let (k, load, length) = SEED002_BASE;
+    let (k, load, length) = seed002::BASE;
     let mut out = format!(
         "Ours: unless varied, {k} destinations, {load} messages per node per cycle, {length} flits; \
          warm-up {} cycles, batches of {}, at most {} cycles, drain {}, seed {seed}. Mean multicast \
@@ -182,11 +149,9 @@ pub fn seed002_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         "Fig. 7: messages/node/cycle",
         "Fig. 8: flits",
     ];
-    for (title, mut axis) in figures.into_iter().zip(seed002_axes()) {
-        if quick {
-            axis.truncate(1);
-        }
-        let setups = seed002_figure(&axis, SEED002_BASE, m, seed)?;
+    for (title, all) in figures.into_iter().zip(seed002::axes()) {
+        let axis = points(&all, quick);
+        let setups = seed002::figure(axis, seed002::BASE, m, seed)?;
         let reports = run_all(&setups, &format!("seed 002 {title}"), quiet)?;
         let n = axis.len();
         let mean = |r: &Report| {
@@ -220,10 +185,10 @@ pub fn seed002_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
     Ok(out)
 }
 
-fn axis_label(point: &Seed002Axis) -> String {
+fn axis_label(point: &Axis) -> String {
     match *point {
-        Seed002Axis::Destinations(k) => k.to_string(),
-        Seed002Axis::Load(x) => format!("{x}"),
-        Seed002Axis::Length(l) => l.to_string(),
+        Axis::Destinations(k) => k.to_string(),
+        Axis::Load(x) => format!("{x}"),
+        Axis::Length(l) => l.to_string(),
     }
 }

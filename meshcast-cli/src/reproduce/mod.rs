@@ -22,16 +22,14 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use meshcast::algo;
-use meshcast::eval::{Ports, Wormhole};
-use meshcast::experiment::published::{
-    points, MalaniRow, MalaniTable, WangMean, MALANI_TABLES, WANG_MEANS, WANG_PATH_LENGTH,
-    WANG_PATH_MEANS,
+use meshcast::experiment::seed000::{self, MalaniRow, MalaniTable};
+use meshcast::experiment::seed001::{
+    self, points, MeansSweep, WANG_MEANS, WANG_PATH_LENGTH, WANG_PATH_MEANS,
 };
-use meshcast::experiment::stats::{Summary, Tally};
-use meshcast::experiment::sweep::{Metric, Placement, Shard, Sweep, SweepTally, Tallies};
+use meshcast::experiment::sweep::{orders, runs, Metric, Shard, Sweep, SweepTally, Tallies};
 use meshcast::experiment::worked::{Outcome, WORKED_EXAMPLES};
 use meshcast::schedule::Schedule;
+use meshcast::stats::{Summary, Tally};
 
 mod flit;
 mod seed002;
@@ -41,16 +39,8 @@ use crate::args::ReproduceArgs;
 use crate::output;
 use crate::progress::{progress_bar, Count};
 
-/// Runs per point in `--quick` mode: enough to exercise every experiment, far too few to compare.
-const QUICK_RUNS: u32 = 3;
-
 /// `meshcast reproduce`.
 pub fn run(args: &ReproduceArgs) -> Result<String> {
-    let (malani_runs, runs) = if args.quick {
-        (QUICK_RUNS, QUICK_RUNS)
-    } else {
-        (100, 1000)
-    };
     let names = selected(args.only.as_deref())?;
     if let Some(path) = &args.write {
         // A file that cannot take the tables is refused before minutes of running, not after.
@@ -63,11 +53,11 @@ pub fn run(args: &ReproduceArgs) -> Result<String> {
         .map(|name| {
             let text = match name {
                 "worked" => worked_examples()?,
-                "malani" => malani(malani_runs, seed, quiet)?,
-                "wang" => wang(runs, seed, quiet)?,
-                "wang-paths" => wang_paths(runs, seed, quiet)?,
-                "seed002" => seed002::section(runs, seed, quiet)?,
-                "seed003" => seed003::section(runs, seed, quiet)?,
+                "malani" => malani(runs(seed000::RUNS, quick), seed, quiet)?,
+                "wang" => wang(runs(seed001::RUNS, quick), seed, quiet)?,
+                "wang-paths" => wang_paths(runs(seed001::RUNS, quick), seed, quiet)?,
+                "seed002" => seed002::section(quick, seed, quiet)?,
+                "seed003" => seed003::section(quick, seed, quiet)?,
                 "flit-seed003-table1" => flit::seed003_table1_section(quick, seed, quiet)?,
                 "flit-seed003-figures" => flit::seed003_figures_section(quick, seed, quiet)?,
                 "flit-seed002-figures" => flit::seed002_figures_section(quick, seed, quiet)?,
@@ -167,25 +157,6 @@ fn row(o: &Outcome) -> String {
     )
 }
 
-/// A sweep with the source at the origin, as in both theses, in the papers' port order.
-fn sweep(topology: &str, algos: &[&str], ks: Vec<usize>, runs: u32, seed: u64) -> Result<Sweep> {
-    let algorithms = algos
-        .iter()
-        .map(|a| algo::find(a))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Sweep {
-        shape: topology.parse()?,
-        placement: Placement::Origin,
-        algorithms,
-        ks,
-        runs,
-        seed,
-        schedule: Schedule::Paper,
-        wormhole: None,
-        params: Default::default(),
-    })
-}
-
 /// The tally of `s` in its own port order.
 fn run_sweep(s: &Sweep, label: &str, quiet: bool) -> Result<SweepTally> {
     let mut tallies = run_schedules(s, &[s.schedule], label, quiet)?;
@@ -213,20 +184,6 @@ fn run_schedules(
     Ok(tallies)
 }
 
-/// Malani's column order: DIAG, PAIR, MIN (`pair-min`); VH runs beside them as evidence, and
-/// `diag-stem`, seed 000's DIAG as reading 3 of issue 17 has it.
-const MALANI_ALGOS: [&str; 5] = ["diag", "pair", "pair-min", "vh", "diag-stem"];
-
-/// The port orders a topology's times are shown in: the papers', the optimal one, and on tori
-/// wraparound links last (reading 2 of issue 17).
-fn orders(topology: &str) -> &'static [Schedule] {
-    if topology.starts_with("torus") {
-        &Schedule::ALL
-    } else {
-        &[Schedule::Paper, Schedule::Optimal]
-    }
-}
-
 /// Seed 000 Tables 1–6, ours beside each published value.
 fn malani(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let mut out = format!(
@@ -236,13 +193,9 @@ fn malani(runs: u32, seed: u64, quiet: bool) -> Result<String> {
          evidence (see the analysis). The last columns are `diag-stem` (reading 3 of issue 17: \
          each destination joins the closest stem node), `×` against the published DIAG.\n\n"
     );
-    for topology in ["mesh:20x20", "torus:20x20"] {
-        let tables: Vec<&MalaniTable> = MALANI_TABLES
-            .iter()
-            .filter(|t| t.topology == topology)
-            .collect();
-        let ks = tables[0].rows.iter().map(|r| r.k).collect();
-        let s = sweep(topology, &MALANI_ALGOS, ks, runs, seed)?;
+    for topology in seed000::topologies() {
+        let tables = seed000::tables(topology);
+        let s = seed000::sweep(topology, runs, seed)?;
         let schedules = orders(topology);
         let tallies = run_schedules(&s, schedules, "seed 000 Tables", quiet)?;
         for &t in &tables {
@@ -254,7 +207,7 @@ fn malani(runs: u32, seed: u64, quiet: bool) -> Result<String> {
 }
 
 /// A row of the port-order table: its name, how to read the published mean from a table row,
-/// and the algorithm's place in [`MALANI_ALGOS`].
+/// and the algorithm's place in [`seed000::ALGORITHMS`].
 type MalaniColumn = (&'static str, fn(&MalaniRow) -> f64, usize);
 
 /// The time means of a table under each port order: which order the thesis's times come from.
@@ -357,10 +310,8 @@ fn malani_table(out: &mut String, t: &MalaniTable, tally: &SweepTally) {
     );
 }
 
-/// Seed 001 §4.2's means: one sweep per topology (every algorithm of its figures, every K of
-/// their ranges and of reading 1's), each mean taken over the points of its own K range. A unit's
-/// sample depends only on the seed and its `(K, run)`, so a mean over part of a sweep is the mean
-/// of the sweep of that part alone.
+/// Seed 001 §4.2's means: one sweep per topology ([`seed001::means_sweeps`]), each mean taken
+/// over the points of its own K range.
 fn wang(runs: u32, seed: u64, quiet: bool) -> Result<String> {
     let mut out = format!(
         "Ours: the mean of Definition 4.1.1 (every sample of every K) with its 95% CI, {runs} runs \
@@ -376,20 +327,12 @@ fn wang(runs: u32, seed: u64, quiet: bool) -> Result<String> {
          |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     let mut swept: Vec<Swept> = Vec::new();
-    for topology in first_seen(WANG_MEANS.iter().map(|m| m.topology)) {
-        let means = || WANG_MEANS.iter().filter(|m| m.topology == topology);
-        let algos = first_seen(means().map(|m| m.algorithm));
-        let ranges =
-            || means().flat_map(|m| [Some(m.k_range), m.empty_first_point().map(|e| e.k_range)]);
-        let first = ranges().flatten().map(|r| r.0).min().expect("a mean");
-        let last = ranges().flatten().map(|r| r.1).max().expect("a mean");
-        let s = sweep(
-            topology,
-            &algos,
-            (first..=last).step_by(10).collect(),
-            runs,
-            seed,
-        )?;
+    for MeansSweep {
+        topology,
+        algorithms: algos,
+        sweep: s,
+    } in seed001::means_sweeps(runs, seed)?
+    {
         let schedules = orders(topology);
         let tallies = run_schedules(&s, schedules, "seed 001 §4.2", quiet)?;
         swept.push(Swept {
@@ -399,7 +342,7 @@ fn wang(runs: u32, seed: u64, quiet: bool) -> Result<String> {
             tallies,
         });
     }
-    for m in wang_rows() {
+    for m in seed001::means_rows() {
         let Swept {
             algos,
             schedules,
@@ -466,19 +409,6 @@ struct Swept {
     tallies: Vec<SweepTally>,
 }
 
-/// The means of seed 001 §4.2 in table order: grouped by topology and K range, in the order
-/// each group first appears.
-fn wang_rows() -> Vec<&'static WangMean> {
-    first_seen(WANG_MEANS.iter().map(|m| (m.topology, m.k_range)))
-        .into_iter()
-        .flat_map(|group| {
-            WANG_MEANS
-                .iter()
-                .filter(move |m| (m.topology, m.k_range) == group)
-        })
-        .collect()
-}
-
 /// Reading 1's check on the published numbers alone: the two DIAG mesh experiments, one over
 /// 10…380 and one over what the reading makes 0…380, should differ by 38/39.
 fn empty_point_ratios() -> String {
@@ -520,31 +450,12 @@ fn empty_point_ratios() -> String {
     out
 }
 
-/// The distinct items of `items`, in the order first seen.
-fn first_seen<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for x in items {
-        if !out.contains(&x) {
-            out.push(x);
-        }
-    }
-    out
-}
-
 /// Seed 001 §4.3: XY-path against Lin on the 20×20 mesh, each mean and each comparison the prose
 /// states.
 fn wang_paths(runs: u32, seed: u64, quiet: bool) -> Result<String> {
-    let algos = ["xy-path", "lin"];
+    let algos = seed001::PATH_ALGORITHMS;
     let (first, last) = WANG_PATH_MEANS[0].k_range;
-    let ks = (first..=last).step_by(10).collect();
-    let s = Sweep {
-        wormhole: Some(Wormhole {
-            startup: 0,
-            length: WANG_PATH_LENGTH,
-            ports: Ports::All,
-        }),
-        ..sweep(WANG_PATH_MEANS[0].topology, &algos, ks, runs, seed)?
-    };
+    let s = seed001::paths_sweep(runs, seed)?;
     let tally = run_sweep(&s, "seed 001 §4.3", quiet)?;
     let overall = tally.overall();
     let mut out = format!(

@@ -7,24 +7,19 @@ use anyhow::Result;
 use meshcast::algo::{self, Params, Request};
 use meshcast::contention::Contention;
 use meshcast::eval::{Ports, Steps};
-use meshcast::experiment::seed002::FIGURE_5;
-use meshcast::experiment::steps::StepCheck;
+use meshcast::experiment::seed002::{
+    step_check, FIGURE_5, SIMULATION_TOPOLOGY as TOPOLOGY, STEP_KS, STEP_PORTS, STEP_RUNS,
+};
+use meshcast::experiment::sweep::runs;
 use meshcast::route::hamiltonian::Snake;
 use meshcast::topology::{Node, Shape};
 
 use crate::progress::{progress_bar, Count};
 
-/// The mesh of seed 002's Figs. 6–8.
-const TOPOLOGY: &str = "mesh:16x16";
-/// Destination counts of the step-bound table: from a few to every other node.
-const KS: [usize; 4] = [4, 16, 64, 255];
-/// Port counts d of the step-bound table.
-const PORTS: [u32; 4] = [1, 2, 3, 4];
-
 /// The section: Figure 5, then the step-bound table.
-pub fn section(runs: u32, seed: u64, quiet: bool) -> Result<String> {
+pub fn section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
     let mut out = figure_5()?;
-    out += &step_bounds(runs, seed, quiet)?;
+    out += &step_bounds(runs(STEP_RUNS, quick), seed, quiet)?;
     Ok(out)
 }
 
@@ -33,11 +28,11 @@ fn figure_5() -> Result<String> {
     let shape: Shape = FIGURE_5.topology.parse()?;
     let req = Request::parse(FIGURE_5.topology, FIGURE_5.source, FIGURE_5.destinations)?
         .with_params(Params {
-            ports: 2,
+            ports: FIGURE_5.ports,
             ..Params::default()
         })?;
     let plan = algo::find("multiport")?.route(&req)?;
-    let steps = Steps::new(&plan, &shape, Ports::Multi(2));
+    let steps = Steps::new(&plan, &shape, Ports::Multi(FIGURE_5.ports));
     let snake = Snake::new(&shape);
     let mut chain: Vec<Node> = req.destinations().to_vec();
     chain.push(req.source());
@@ -108,22 +103,14 @@ fn step_bounds(runs: u32, seed: u64, quiet: bool) -> Result<String> {
          with depth contention |\n|---|---|---|---|---|---|---|---|\n"
     );
     let bar = progress_bar(
-        PORTS.len() as u64 * KS.len() as u64 * u64::from(runs),
+        STEP_PORTS.len() as u64 * STEP_KS.len() as u64 * u64::from(runs),
         Count::Of("multicasts"),
         quiet,
     );
     bar.set_prefix(format!("seed 002 step bound, {TOPOLOGY}, d = 1…4: "));
-    for d in PORTS {
-        for k in KS {
-            let check = StepCheck {
-                algorithm: algo::find("multiport")?,
-                shape: TOPOLOGY.parse()?,
-                ports: d,
-                k,
-                runs,
-                seed,
-            };
-            let o = check.run()?;
+    for d in STEP_PORTS {
+        for k in STEP_KS {
+            let o = step_check(d, k, runs, seed)?.run()?;
             bar.inc(u64::from(runs));
             let _ = writeln!(
                 out,

@@ -4,13 +4,14 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use meshcast::experiment::seed003::ADDITIONAL_TRAFFIC;
-use meshcast::experiment::sweep::Metric;
+use meshcast::experiment::seed003::{ADDITIONAL_TRAFFIC, TRAFFIC_RUNS};
+use meshcast::experiment::sweep::{runs, Metric};
 
 use super::{run_sweep, signed_ci, with_ci};
 
 /// The section: one table per figure.
-pub fn section(runs: u32, seed: u64, quiet: bool) -> Result<String> {
+pub fn section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
+    let runs = runs(TRAFFIC_RUNS, quick);
     let mut out = format!(
         "Average additional traffic (channels used − K) with its 95% CI, {runs} multicasts per K, \
          sources and destinations uniform, the same multicasts for every algorithm, seed {seed}. \

@@ -288,9 +288,8 @@ async fn random_destinations_come_from_the_seeded_workload() {
         .to_string();
     let shape: meshcast::topology::Shape = "mesh:8x8".parse().unwrap();
     let source = shape.parse_node("3,3").unwrap();
-    let mut rng = meshcast::experiment::workload::seeded(7);
-    let expected =
-        meshcast::experiment::workload::random_destinations(&shape, source, 10, &mut rng).unwrap();
+    let mut rng = meshcast::workload::seeded(7);
+    let expected = meshcast::workload::random_destinations(&shape, source, 10, &mut rng).unwrap();
     assert_eq!(shape.parse_nodes(&dests).unwrap(), expected);
     let again = call("POST", "/api/random", body).await.2;
     assert_eq!(again, text, "same seed, same destinations");

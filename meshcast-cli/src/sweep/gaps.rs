@@ -11,8 +11,8 @@ use std::fmt::Write;
 
 use anyhow::{Context, Result};
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, GapTally, Worst};
-use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Shard, Sweep};
+use meshcast::stats::Summary;
 
 use crate::progress::{progress_bar, Count};
 use crate::text::{bracketed, table, Align};

@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use meshcast::experiment::gap::Baseline;
-use meshcast::experiment::stats::Tally;
 use meshcast::experiment::sweep::{Shard, Sweep, SweepTally};
+use meshcast::stats::Tally;
 
 use crate::args::{MergeArgs, SweepArgs};
 use crate::output::{self, check_directory, Format};

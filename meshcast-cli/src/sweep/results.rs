@@ -12,9 +12,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use meshcast::eval::Wormhole;
-use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
 use meshcast::plan::PlanKind;
+use meshcast::stats::Summary;
 use serde::Serialize;
 
 use super::gaps::{overall as overall_gaps, Gaps};

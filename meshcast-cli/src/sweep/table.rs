@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use meshcast::experiment::stats::Summary;
 use meshcast::experiment::sweep::{Metric, Sweep, SweepTally, Tallies};
+use meshcast::stats::Summary;
 
 use super::results::{heading, metrics, model_text, overall_pairs};
 use super::settings::placement_name;

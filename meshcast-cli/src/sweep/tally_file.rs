@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use meshcast::experiment::gap::{Baseline, GapPoint, GapSweep, Worst};
-use meshcast::experiment::stats::Tally;
 use meshcast::experiment::sweep::{Metric, PointTally, Shard, Sweep, SweepTally, Tallies};
+use meshcast::stats::Tally;
 use serde::{Deserialize, Serialize};
 
 use super::gaps::Gaps;

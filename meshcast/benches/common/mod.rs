@@ -5,9 +5,9 @@
 use std::fmt;
 
 use meshcast::algo::{AlgoInfo, Request, REGISTRY};
-use meshcast::experiment::workload::{random_destinations, seeded};
 use meshcast::plan::PlanKind;
 use meshcast::topology::Shape;
+use meshcast::workload::{random_destinations, seeded};
 
 /// `k` random destinations on `topology`, source at the origin, seed 1.
 pub fn request(topology: &str, k: usize) -> Request {

@@ -41,12 +41,12 @@ use std::cmp::Ordering;
 
 use rayon::prelude::*;
 
-use super::stats::Tally;
 use super::sweep::{Metric, Shard, Sweep};
 use crate::algo::Request;
 use crate::error::{Error, InputError};
 use crate::eval::Metrics;
 use crate::exact;
+use crate::stats::Tally;
 
 /// An exact optimum a sweep's algorithms are measured against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

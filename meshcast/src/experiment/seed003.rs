@@ -1,12 +1,13 @@
-//! What seed 003 (Al-Dubai, Ould-Khaoua & Romdhani, Qualified Groups) publishes about its
-//! experiments, as data: the simulation settings of §4, Table 1, and the orderings Figs. 6–9
-//! report. Published facts only — never ours; the tests and docs/REPRODUCTION.md set ours
-//! against them.
+//! The experiments of seed 003 (Al-Dubai, Ould-Khaoua & Romdhani, Qualified Groups), in one
+//! place: what the paper publishes, as data — the simulation settings of §4, Table 1, and the
+//! orderings Figs. 6–9 report (published facts only, never ours) — and the runs that set ours
+//! against them, built from those published settings: the sweeps of Figs. 6–7
+//! ([`TrafficOrdering::sweep`]), and the flit-level setups of Table 1 ([`table1`]) and Figs. 8–9
+//! ([`figure`]) for [`crate::sim::wormhole`]. The tests and docs/REPRODUCTION.md compare the two.
 //!
 //! The extracted text has lost the plots of Figs. 3–9; what survives of them is what the prose
 //! says. Algorithms are named by their registry names (`dual-path` is the paper's DP,
-//! `multi-path` MP, `column-path` CP, `qg` QG). Beside each static claim, the sweep that tests it
-//! ([`TrafficOrdering::sweep`]).
+//! `multi-path` MP, `column-path` CP, `qg` QG).
 //!
 //! ```
 //! use meshcast::experiment::seed003::{ADDITIONAL_TRAFFIC, TABLE_1};
@@ -15,10 +16,24 @@
 //! assert_eq!(qg_at_20.cv, 0.2967);
 //! ```
 
+use rand::rngs::ChaCha8Rng;
+use rand::RngExt;
+
 use super::sweep::{Placement, Sweep};
-use crate::algo;
-use crate::error::InputError;
+use super::{first_seen, flit};
+use crate::algo::{self, Params, Request};
+use crate::error::{InputError, WormholeError};
 use crate::schedule::Schedule;
+use crate::sim::wormhole::traffic::{Destinations, Measure, Setup, Traffic};
+use crate::sim::wormhole::{run_plan, Router, VcRelease};
+use crate::topology::Shape;
+use crate::workload::{point_seed, random_destinations, seeded};
+
+/// Seed 003's four algorithms by registry name, in the paper's order: DP, MP, CP, QG.
+pub const ALGORITHMS: [&str; 4] = ["dual-path", "multi-path", "column-path", "qg"];
+
+/// The paper's abbreviations of [`ALGORITHMS`], in the same order.
+pub const ABBREVIATIONS: [&str; 4] = ["DP", "MP", "CP", "QG"];
 
 /// The simulation settings of seed 003 §4.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,10 +71,10 @@ pub const SIMULATION: Simulation = Simulation {
     inter_arrival: 250,
     injection_channels: 4,
     preparation: [
-        ("dual-path", 2),
-        ("multi-path", 2),
-        ("column-path", 4),
-        ("qg", 16),
+        (ALGORITHMS[0], 2),
+        (ALGORITHMS[1], 2),
+        (ALGORITHMS[2], 4),
+        (ALGORITHMS[3], 16),
     ],
     confidence: (0.95, 0.05),
 };
@@ -90,6 +105,9 @@ const fn cell(algorithm: &'static str, k: usize, cv: f64, imp: Option<f64>) -> C
 
 /// The mesh of Table 1.
 pub const TABLE_1_TOPOLOGY: &str = "mesh:10x10x10";
+
+/// Multicasts averaged per Table 1 cell: the paper averages "at least 40 experiments".
+pub const TABLE_1_RUNS: u32 = 40;
 
 /// Seed 003 Table 1, as published (K = 20, 60, 80 destinations).
 pub static TABLE_1: [CvCell; 12] = [
@@ -172,6 +190,9 @@ pub static ADDITIONAL_TRAFFIC: [TrafficOrdering; 2] = [
     },
 ];
 
+/// Multicasts per K of our Figs. 6–7 sweeps (as seed 001's runs per point; seed 003 gives none).
+pub const TRAFFIC_RUNS: u32 = 1000;
+
 /// Traffic load of a latency comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Load {
@@ -232,3 +253,169 @@ pub static LATENCY: [LatencyOrdering; 4] = [
         order: &["qg", "column-path"],
     },
 ];
+
+/// Seed 003 §4's router, from [`SIMULATION`]: start-up, message length, cycles per flit per
+/// channel (the router pipeline) and injection and ejection channels as published. The paper
+/// gives no buffer or virtual-channel figures; ours: four virtual channels of 8 flits, two for
+/// the unicasts' dimension-ordered routes and two for the worms' Hamiltonian routes (with one of
+/// 4 flits each, the long path-based worms saturate the 8×8×8 mesh below 12% channel
+/// utilisation; docs/REPRODUCTION.md).
+pub const ROUTER: Router = Router {
+    vcs: 4,
+    buffer: 8,
+    pipeline: SIMULATION.channel_cycles,
+    ports: SIMULATION.injection_channels,
+    startup: SIMULATION.startup,
+    length: SIMULATION.length,
+    release: VcRelease::TailLeft,
+};
+
+/// The preparation time [`SIMULATION`] gives `algorithm`, in cycles; 0 for an algorithm the
+/// paper does not simulate.
+pub fn preparation(algorithm: &str) -> u32 {
+    SIMULATION
+        .preparation
+        .iter()
+        .find(|p| p.0 == algorithm)
+        .map_or(0, |p| p.1)
+}
+
+/// Table 1's destination counts, in the order of [`TABLE_1`].
+pub fn table1_counts() -> Vec<u32> {
+    first_seen(TABLE_1.iter().map(|c| c.k as u32))
+}
+
+/// The destination counts and multicasts per cell of a Table 1 run: all of
+/// [`table1_counts`] with [`TABLE_1_RUNS`] each, or the first count with one multicast when
+/// `quick`.
+pub fn table1_grid(quick: bool) -> (Vec<u32>, u32) {
+    let counts = table1_counts();
+    let runs = if quick { 1 } else { TABLE_1_RUNS };
+    (flit::points(&counts, quick).to_vec(), runs)
+}
+
+/// One cell of our Table 1: an algorithm, a destination count, and the mean coefficient of
+/// variation of the arrival times over `runs` multicasts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredCv {
+    /// The algorithm.
+    pub algorithm: &'static str,
+    /// Destinations per multicast.
+    pub destinations: u32,
+    /// Mean CV (standard deviation over mean of the destinations' arrival times).
+    pub cv: f64,
+    /// Mean multicast latency, in cycles.
+    pub latency: f64,
+    /// Multicasts averaged.
+    pub runs: u32,
+}
+
+/// Seed 003 Table 1 on [`TABLE_1_TOPOLOGY`]: for each destination count of `counts` and each
+/// algorithm, `runs` random multicasts (run `r` draws its source and destinations from stream
+/// `point_seed(seed, r)`, the same for every algorithm), each alone in the network with
+/// [`ROUTER`] and the algorithm's [`preparation`] time. The published inter-arrival time of 250
+/// cycles cannot be run literally (docs/REPRODUCTION.md says why).
+pub fn table1(counts: &[u32], runs: u32, seed: u64) -> Result<Vec<MeasuredCv>, WormholeError> {
+    let shape: Shape = TABLE_1_TOPOLOGY.parse()?;
+    let mut cells = Vec::new();
+    for &k in counts {
+        for name in ALGORITHMS {
+            let info = algo::find(name)?;
+            let (mut cv, mut latency) = (0.0, 0.0);
+            for r in 0..runs {
+                let mut rng = seeded(point_seed(seed, u64::from(r)));
+                let source = shape.node_at(rng_index(&mut rng, shape.len()))?;
+                let dests = random_destinations(&shape, source, k as usize, &mut rng)?;
+                let plan = info.route(&Request::new(shape.clone(), source, dests)?)?;
+                let run = run_plan(&shape, &plan, ROUTER, preparation(name))?;
+                let t: Vec<f64> = run.arrivals.iter().map(|a| a.1 as f64).collect();
+                let mean = t.iter().sum::<f64>() / t.len() as f64;
+                let var = t.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / t.len() as f64;
+                cv += var.sqrt() / mean;
+                latency += run.completion as f64;
+            }
+            cells.push(MeasuredCv {
+                algorithm: info.name,
+                destinations: k,
+                cv: cv / f64::from(runs),
+                latency: latency / f64::from(runs),
+                runs,
+            });
+        }
+    }
+    Ok(cells)
+}
+
+fn rng_index(rng: &mut ChaCha8Rng, len: usize) -> usize {
+    rng.random_range(0..len)
+}
+
+/// The loads of Figs. 8–9, messages per node per cycle (the paper's axis is lost with the
+/// figures): from light load to past every algorithm's saturation.
+pub const FIGURE_LOADS: [f64; 6] = [0.0005, 0.001, 0.0015, 0.002, 0.0025, 0.003];
+
+/// The latency figures, each with its destinations per multicast, in [`LATENCY`]'s order:
+/// ("seed 003 Fig. 8", 10) and ("seed 003 Fig. 9", 20).
+pub fn figures() -> Vec<(&'static str, u32)> {
+    first_seen(LATENCY.iter().map(|l| (l.figure, l.k as u32)))
+}
+
+/// Seed 003 Figure 8 (`destinations` = 10) or 9 (20): one setup per algorithm and load, on
+/// [`LATENCY_TOPOLOGY`] with [`ROUTER`], a [`MULTICAST_SHARE`] of multicasts, the rest unicasts,
+/// each algorithm with its [`preparation`] time. Load `i` is seeded `point_seed(seed, i)` for
+/// every algorithm, so the algorithms see the same traffic.
+pub fn figure(
+    destinations: u32,
+    loads: &[f64],
+    measure: Measure,
+    seed: u64,
+) -> Result<Vec<Setup>, WormholeError> {
+    let shape: Shape = LATENCY_TOPOLOGY.parse()?;
+    let mut setups = Vec::new();
+    for name in ALGORITHMS {
+        let info = algo::find(name)?;
+        for (i, &load) in loads.iter().enumerate() {
+            setups.push(Setup {
+                shape: shape.clone(),
+                router: ROUTER,
+                traffic: Traffic {
+                    load,
+                    multicast: MULTICAST_SHARE,
+                    destinations: Destinations::Fixed(destinations),
+                    hot_spot: None,
+                },
+                measure,
+                algorithm: Some(info),
+                preparation: Some(preparation(name)),
+                params: Params::default(),
+                seed: point_seed(seed, i as u64),
+            });
+        }
+    }
+    Ok(setups)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::wormhole::preparation_time;
+
+    /// The simulator's default preparation times are the ones seed 003 publishes.
+    #[test]
+    fn the_simulators_preparation_times_are_the_published_ones() {
+        for name in ALGORITHMS {
+            assert_eq!(preparation_time(name), preparation(name), "{name}");
+        }
+        assert_eq!(preparation("multiport"), preparation_time("multiport"));
+    }
+
+    #[test]
+    fn the_grids_come_from_the_published_data() {
+        assert_eq!(table1_counts(), [20, 60, 80]);
+        assert_eq!(
+            figures(),
+            [("seed 003 Fig. 8", 10), ("seed 003 Fig. 9", 20)]
+        );
+        assert_eq!(table1_grid(true), (vec![20], 1));
+    }
+}

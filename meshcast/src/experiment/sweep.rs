@@ -41,15 +41,15 @@ use rand::RngExt;
 use rayon::prelude::*;
 
 pub use super::shard::Shard;
-use super::stats::Tally;
-use super::workload::{random_destinations, seeded};
 use crate::algo::{AlgoInfo, Params, Request};
 use crate::error::{Error, InputError};
 use crate::eval::{message_steps, wormhole_latency, Metrics, Wormhole};
 use crate::evaluation::Evaluation;
 use crate::plan::Plan;
 use crate::schedule::Schedule;
+use crate::stats::Tally;
 use crate::topology::Shape;
+use crate::workload::{random_destinations, seeded};
 
 /// Where the source of each multicast is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -434,6 +434,54 @@ impl Sweep {
                 .map(|&k| PointTally::new(k, self.algorithms.len()))
                 .collect(),
         }
+    }
+}
+
+/// Runs per point of a quick reproduction: enough to exercise every experiment, far too few to
+/// compare.
+pub const QUICK_RUNS: u32 = 3;
+
+/// `full` runs per point, or [`QUICK_RUNS`] when `quick`.
+pub fn runs(full: u32, quick: bool) -> u32 {
+    if quick {
+        QUICK_RUNS
+    } else {
+        full
+    }
+}
+
+impl Sweep {
+    /// `algorithms` (registry names) at `ks`, `runs` per K, with the source at the origin as in
+    /// both theses (seeds 000 and 001) and the papers' port order.
+    pub fn at_origin(
+        topology: &str,
+        algorithms: &[&str],
+        ks: Vec<usize>,
+        runs: u32,
+        seed: u64,
+    ) -> Result<Sweep, InputError> {
+        let algorithms = algorithms.iter().map(|a| crate::algo::find(a));
+        Ok(Sweep {
+            shape: topology.parse()?,
+            placement: Placement::Origin,
+            algorithms: algorithms.collect::<Result<_, _>>()?,
+            ks,
+            runs,
+            seed,
+            schedule: Schedule::Paper,
+            wormhole: None,
+            params: Params::default(),
+        })
+    }
+}
+
+/// The port orders the times on `topology` are shown in: the papers', the optimal one, and on
+/// tori wraparound links last (reading 2 of issue 17).
+pub fn orders(topology: &str) -> &'static [Schedule] {
+    if topology.starts_with("torus") {
+        &Schedule::ALL
+    } else {
+        &[Schedule::Paper, Schedule::Optimal]
     }
 }
 

@@ -8,7 +8,7 @@
 //! segments crossing it.
 
 use super::engine::{Arrival, PacketId, Sim};
-use super::SimError;
+use crate::error::SafError;
 
 /// A segmented broadcast (seed 004 Proposition 3's Substep 2.(c)): segment `i` starts with
 /// `heads[i]` at `node(i, 0)` and is `lengths[i]` long; step after step, the last packet of every
@@ -19,7 +19,7 @@ pub fn segmented_broadcast(
     heads: &[PacketId],
     lengths: &[u32],
     node: impl Fn(usize, u32) -> u32,
-) -> Result<Vec<Vec<PacketId>>, SimError> {
+) -> Result<Vec<Vec<PacketId>>, SafError> {
     let mut segments: Vec<Vec<PacketId>> = heads.iter().map(|&c| vec![c]).collect();
     let longest = lengths.iter().copied().max().unwrap_or(0);
     for k in 1..longest {

@@ -64,13 +64,15 @@ use rand::RngExt;
 
 use super::broadcast::segmented_broadcast;
 use super::engine::{Capacity, PacketId, Run, Sim};
+use super::lemma1;
 use super::msets::MessageSet;
 use super::permute::Permutation;
-use super::prefix::{self, snake_node, snake_position, Order, Totals};
+use super::prefix::{self, Order, Totals};
 use super::randomized::{Router, Tiling, Visit};
+use super::snake::{snake_node, snake_position};
 use super::sort::Ranking;
-use super::{lemma1, SimError};
-use crate::experiment::workload::seeded;
+use crate::error::SafError;
+use crate::workload::seeded;
 
 /// The parameters of the deterministic algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +156,7 @@ impl Expander {
 }
 
 /// Routes `set` (after Lemma 1 when d > c) by the deterministic algorithm of §5.
-pub fn route(set: &MessageSet, params: Deterministic, capacity: Capacity) -> Result<Run, SimError> {
+pub fn route(set: &MessageSet, params: Deterministic, capacity: Capacity) -> Result<Run, SafError> {
     let side = set.side();
     let c = set.congestion().max(1);
     check(side, params)?;
@@ -171,19 +173,19 @@ pub fn route(set: &MessageSet, params: Deterministic, capacity: Capacity) -> Res
 }
 
 /// The settings deterministic refuses on a `side × side` mesh, before any work.
-pub fn check(side: u32, params: Deterministic) -> Result<(), SimError> {
+pub fn check(side: u32, params: Deterministic) -> Result<(), SafError> {
     if !side.is_power_of_two() {
-        return Err(SimError::setting(
+        return Err(SafError::setting(
             "side",
             side,
             "a power of two for deterministic",
         ));
     }
     if params.r == Some(0) {
-        return Err(SimError::setting("r", 0, "at least 1"));
+        return Err(SafError::setting("r", 0, "at least 1"));
     }
     if params.alpha == 0 {
-        return Err(SimError::setting("alpha", 0, "at least 1"));
+        return Err(SafError::setting("alpha", 0, "at least 1"));
     }
     Ok(())
 }
@@ -195,7 +197,7 @@ fn route_set(
     mut packets: Vec<PacketId>,
     c: u32,
     params: Deterministic,
-) -> Result<(), SimError> {
+) -> Result<(), SafError> {
     let side = sim.set().side();
     let log_n = (side * side).ilog2();
     let r = params.r.unwrap_or(log_n.min(c));
@@ -235,7 +237,7 @@ struct Class<'s, 'a> {
 
 impl Class<'_, '_> {
     /// Phases of Steps 1–6 until no packet of the class has an unvisited destination.
-    fn route(&mut self, class: &[PacketId]) -> Result<(), SimError> {
+    fn route(&mut self, class: &[PacketId]) -> Result<(), SafError> {
         let mut alive: Vec<(u32, PacketId)> = (0..).zip(class.iter().copied()).collect();
         let mut phase = 0u32;
         loop {
@@ -254,7 +256,7 @@ impl Class<'_, '_> {
             alive = self.phase(&alive, phase == 1)?;
             let after = self.visited.iter().filter(|&&v| v).count();
             if after == before {
-                return Err(SimError::NoProgress {
+                return Err(SafError::NoProgress {
                     algorithm: "deterministic",
                     phase,
                     open: alive.len(),
@@ -269,7 +271,7 @@ impl Class<'_, '_> {
         &mut self,
         alive: &[(u32, PacketId)],
         first: bool,
-    ) -> Result<Vec<(u32, PacketId)>, SimError> {
+    ) -> Result<Vec<(u32, PacketId)>, SafError> {
         let side = self.sim.set().side();
         let n = side * side;
         let r = self.expander.r();
@@ -331,7 +333,7 @@ impl Class<'_, '_> {
         replicas: &[(PacketId, usize, u32)],
         marks: &[bool],
         mark: &impl Fn(PacketId, u32) -> usize,
-    ) -> Result<Vec<(u32, PacketId)>, SimError> {
+    ) -> Result<Vec<(u32, PacketId)>, SafError> {
         let side = self.sim.set().side();
         let n = side * side;
         let r = self.expander.r();
@@ -409,7 +411,7 @@ impl Class<'_, '_> {
         &mut self,
         alive: &[(u32, PacketId)],
         segments: &[Vec<PacketId>],
-    ) -> Result<Vec<(PacketId, usize, u32)>, SimError> {
+    ) -> Result<Vec<(PacketId, usize, u32)>, SafError> {
         let tiling = self.tiling;
         let groups = tiling.tiles();
         let tile_nodes = tiling.tile * tiling.tile;

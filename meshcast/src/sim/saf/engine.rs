@@ -18,8 +18,8 @@
 //! - [`Sim::word_steps`]: the steps and link transmissions of control words (the prefix sums of
 //!   [`super::prefix`]), which live in node registers, not in the packet buffer.
 //!
-//! A copy into a full buffer is refused with [`SimError::BufferOverflow`]; routing that cannot move
-//! any packet in a step fails with [`SimError::Stalled`]. The work per step is proportional to the
+//! A copy into a full buffer is refused with [`SafError::BufferOverflow`]; routing that cannot move
+//! any packet in a step fails with [`SafError::Stalled`]. The work per step is proportional to the
 //! packets that move (plus one bit per node): flat arrays, one FIFO per output link whose entries
 //! carry the packet's target (so a hop never reads the packet table) — a cache line holding its
 //! first packets, the rest spilled into an arena with a free list —, the active nodes as a
@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use super::bands::{self, Band, Links, Outgoing};
 use super::msets::MessageSet;
-use super::SimError;
+use crate::error::SafError;
 
 /// The fewest nodes worth a band (and a thread) of their own.
 const MIN_BAND_NODES: u32 = 1024;
@@ -237,7 +237,7 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// Makes every step beyond `limit` fail with [`SimError::StepLimit`] (the abort of seed 004
+    /// Makes every step beyond `limit` fail with [`SafError::StepLimit`] (the abort of seed 004
     /// §6).
     pub fn with_step_limit(mut self, limit: u64) -> Sim<'a> {
         self.step_limit = limit;
@@ -245,7 +245,7 @@ impl<'a> Sim<'a> {
     }
 
     /// Lets a destination that already holds a message discard a further copy of it, counted in
-    /// [`Run::duplicates`], instead of failing with [`SimError::DeliveredTwice`]. Seed 004 §5
+    /// [`Run::duplicates`], instead of failing with [`SafError::DeliveredTwice`]. Seed 004 §5
     /// needs it: the r replicas of one packet travel in different groups and learn of each
     /// other's deliveries only when they are coalesced at the end of a phase, so two of them may
     /// both reach a destination; the destination recognises the message in its output queue
@@ -268,7 +268,7 @@ impl<'a> Sim<'a> {
     /// Moves every message with at least one destination from its source's input queue into the
     /// source's buffer as a packet carrying all its destinations (no step: injection is neither a
     /// transmission nor a copy). Returns the packets in source order.
-    pub fn inject_all(&mut self) -> Result<Vec<PacketId>, SimError> {
+    pub fn inject_all(&mut self) -> Result<Vec<PacketId>, SafError> {
         let mut out = Vec::with_capacity(self.set.len());
         for msg in 0..self.set.len() as u32 {
             let slots = self.set.slots(msg);
@@ -319,8 +319,8 @@ impl<'a> Sim<'a> {
     /// Makes `count` copies of every listed packet at its node, one copy per packet per step (so
     /// `max count` steps); each copy carries its original's destination slots. Returns the copies
     /// job after job. A copy that does not fit its node's buffer fails with
-    /// [`SimError::BufferOverflow`].
-    pub fn replicate(&mut self, jobs: &[(PacketId, u32)]) -> Result<Vec<PacketId>, SimError> {
+    /// [`SafError::BufferOverflow`].
+    pub fn replicate(&mut self, jobs: &[(PacketId, u32)]) -> Result<Vec<PacketId>, SafError> {
         let total: usize = jobs.iter().map(|&(_, k)| k as usize).sum();
         let mut out = vec![PacketId(u32::MAX); total];
         let mut starts = Vec::with_capacity(jobs.len());
@@ -346,10 +346,10 @@ impl<'a> Sim<'a> {
 
     /// One step in which every `(packet, node)` crosses the link from its packet's node to `node`,
     /// which must be a neighbour; each directed link carries at most one packet and each packet
-    /// moves at most once (else [`SimError::IllegalMove`], before anything moves). Departures
+    /// moves at most once (else [`SafError::IllegalMove`], before anything moves). Departures
     /// free their slots within the step, so two neighbours may swap packets in full buffers; an
-    /// arrival that leaves more packets than the bound fails with [`SimError::BufferOverflow`].
-    pub fn step_moves(&mut self, moves: &[(PacketId, u32)]) -> Result<(), SimError> {
+    /// arrival that leaves more packets than the bound fails with [`SafError::BufferOverflow`].
+    pub fn step_moves(&mut self, moves: &[(PacketId, u32)]) -> Result<(), SafError> {
         self.tick()?;
         let step = self.run.steps;
         if self.packet_moved.len() < self.packets.len() {
@@ -357,7 +357,7 @@ impl<'a> Sim<'a> {
         }
         for &(p, to) in moves {
             let from = self.packets[p.index()].at;
-            let illegal = |why| SimError::IllegalMove {
+            let illegal = |why| SafError::IllegalMove {
                 step,
                 from,
                 to,
@@ -382,7 +382,7 @@ impl<'a> Sim<'a> {
         for &(p, to) in moves {
             self.packets[p.index()].at = to;
             if self.occupancy[to as usize] >= self.limit {
-                return Err(SimError::BufferOverflow {
+                return Err(SafError::BufferOverflow {
                     step,
                     node: to,
                     would_hold: self.occupancy[to as usize] + 1,
@@ -399,22 +399,22 @@ impl<'a> Sim<'a> {
 
     /// Adds `steps` steps in which `words` control words crossed links (a prefix computation of
     /// [`super::prefix`]).
-    pub fn word_steps(&mut self, steps: u64, words: u64) -> Result<(), SimError> {
+    pub fn word_steps(&mut self, steps: u64, words: u64) -> Result<(), SafError> {
         self.run.steps += steps;
         self.run.word_hops += words;
         self.check_limit()
     }
 
-    fn tick(&mut self) -> Result<(), SimError> {
+    fn tick(&mut self) -> Result<(), SafError> {
         self.run.steps += 1;
         self.check_limit()
     }
 
     /// Past the limit, the attempt stops at step limit + 1 (a charged schedule is cut there).
-    fn check_limit(&mut self) -> Result<(), SimError> {
+    fn check_limit(&mut self) -> Result<(), SafError> {
         if self.run.steps > self.step_limit {
             self.run.steps = self.step_limit + 1;
-            return Err(SimError::StepLimit(self.step_limit));
+            return Err(SafError::StepLimit(self.step_limit));
         }
         Ok(())
     }
@@ -437,13 +437,13 @@ impl<'a> Sim<'a> {
     /// that has no packet waiting and for each packet on its way to stay there (`Arrival::Hold`);
     /// with bounded buffers this makes the routing free of deadlock provided every node starts
     /// with at most capacity − 4 − (packets that will stay there) packets. Otherwise the routing
-    /// may stop with [`SimError::Stalled`].
+    /// may stop with [`SafError::Stalled`].
     pub fn route(
         &mut self,
         packets: &[(PacketId, u32)],
         feeds: &[PacketId],
         arrival: Arrival,
-    ) -> Result<(), SimError> {
+    ) -> Result<(), SafError> {
         let deliver = arrival == Arrival::Deliver;
         for &(p, target) in packets {
             let at = self.packets[p.0 as usize].at;
@@ -472,7 +472,7 @@ impl<'a> Sim<'a> {
             };
             if moved == 0 && copied == 0 {
                 let waiting = self.active_nodes() + feeding.len();
-                return Err(SimError::Stalled {
+                return Err(SafError::Stalled {
                     step: self.run.steps,
                     waiting,
                 });
@@ -492,24 +492,24 @@ impl<'a> Sim<'a> {
     /// Checks that every destination received its message exactly once (at least once, the
     /// further copies counted in [`Run::duplicates`], on a machine built with
     /// [`Sim::discarding_duplicates`]) and that no packet is left, and returns the totals.
-    pub fn finish(mut self) -> Result<Run, SimError> {
+    pub fn finish(mut self) -> Result<Run, SafError> {
         for msg in 0..self.set.len() as u32 {
             for s in self.set.slots(msg) {
                 if self.delivered[s as usize] == 0 {
                     let node = self.set.dest(s);
-                    return Err(SimError::Undelivered { msg, node });
+                    return Err(SafError::Undelivered { msg, node });
                 }
             }
         }
         let left: u64 = self.occupancy.iter().map(|&o| u64::from(o)).sum();
         if left > 0 {
-            return Err(SimError::Leftover(left));
+            return Err(SafError::Leftover(left));
         }
         self.run.max_buffer = self.run.buffer_peaks.iter().copied().max().unwrap_or(0);
         Ok(self.run)
     }
 
-    fn add_packet(&mut self, msg: u32, slots: Range<u32>, at: u32) -> Result<PacketId, SimError> {
+    fn add_packet(&mut self, msg: u32, slots: Range<u32>, at: u32) -> Result<PacketId, SafError> {
         self.occupy(at)?;
         let pk = Packet {
             msg,
@@ -521,10 +521,10 @@ impl<'a> Sim<'a> {
         Ok(PacketId(id))
     }
 
-    fn occupy(&mut self, node: u32) -> Result<(), SimError> {
+    fn occupy(&mut self, node: u32) -> Result<(), SafError> {
         let o = &mut self.occupancy[node as usize];
         if *o >= self.limit {
-            return Err(SimError::BufferOverflow {
+            return Err(SafError::BufferOverflow {
                 step: self.run.steps.max(1),
                 node,
                 would_hold: *o + 1,
@@ -539,7 +539,7 @@ impl<'a> Sim<'a> {
 
     /// Packet `t` (already counted in `at`'s buffer) is at `at`: arrive, or queue for the next
     /// link.
-    fn enter(&mut self, t: Travel, at: u32) -> Result<(), SimError> {
+    fn enter(&mut self, t: Travel, at: u32) -> Result<(), SafError> {
         if t.target == at {
             self.packets[t.packet as usize].at = at;
             if t.deliver {
@@ -571,7 +571,7 @@ impl<'a> Sim<'a> {
 
     /// Packet `p` crossed a link into `v`, one of its destinations: it goes straight into the
     /// output queue (it never holds a buffer slot there) and leaves.
-    fn deliver_on_arrival(&mut self, p: u32, v: u32) -> Result<(), SimError> {
+    fn deliver_on_arrival(&mut self, p: u32, v: u32) -> Result<(), SafError> {
         self.packets[p as usize].at = v;
         self.hand_over(p)?;
         self.free_ids.push(p);
@@ -579,11 +579,11 @@ impl<'a> Sim<'a> {
     }
 
     /// Packet `p`, at one of its destinations, hands its message to the output queue.
-    fn hand_over(&mut self, p: u32) -> Result<(), SimError> {
+    fn hand_over(&mut self, p: u32) -> Result<(), SafError> {
         let pk = self.packets[p as usize];
         match self.set.find(pk.lo..pk.hi, pk.at) {
             Some(slot) => self.record(pk.msg, slot),
-            None => Err(SimError::NotADestination {
+            None => Err(SafError::NotADestination {
                 msg: pk.msg,
                 node: pk.at,
             }),
@@ -592,7 +592,7 @@ impl<'a> Sim<'a> {
 
     /// If the node holding packet `p` is one of its destinations, hands it the message (no step:
     /// as on arrival); the packet stays. For packets that circulate past their destinations.
-    pub fn deliver_here(&mut self, p: PacketId) -> Result<(), SimError> {
+    pub fn deliver_here(&mut self, p: PacketId) -> Result<(), SafError> {
         self.deliver_here_if(p, |_| true)
     }
 
@@ -602,7 +602,7 @@ impl<'a> Sim<'a> {
         &mut self,
         p: PacketId,
         keep: impl Fn(u32) -> bool,
-    ) -> Result<(), SimError> {
+    ) -> Result<(), SafError> {
         let pk = self.packets[p.0 as usize];
         match self.set.find(pk.lo..pk.hi, pk.at) {
             Some(slot) if keep(slot) => self.record(pk.msg, slot),
@@ -610,14 +610,14 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn record(&mut self, msg: u32, slot: u32) -> Result<(), SimError> {
+    fn record(&mut self, msg: u32, slot: u32) -> Result<(), SafError> {
         let node = self.set.dest(slot);
         if self.delivered[slot as usize] > 0 {
             if self.discard_duplicates {
                 self.run.duplicates += 1;
                 return Ok(());
             }
-            return Err(SimError::DeliveredTwice { msg, node });
+            return Err(SafError::DeliveredTwice { msg, node });
         }
         self.delivered[slot as usize] = 1;
         self.run.deliveries += 1;
@@ -676,7 +676,7 @@ impl<'a> Sim<'a> {
     /// One step of unbounded routing: every active node sends the head of each non-empty queue
     /// and every node takes in what reached it, band by band on the rayon pool; then the events
     /// that need the single-threaded order are applied in it. Returns the packets moved.
-    fn step_bands(&mut self) -> Result<usize, SimError> {
+    fn step_bands(&mut self) -> Result<usize, SafError> {
         let step = self.run.steps;
         let nodes = self.band_nodes as usize;
         let words = nodes / bands::WORD as usize;
@@ -715,7 +715,7 @@ impl<'a> Sim<'a> {
     /// Applies a step's band events in the order of the single-threaded step: the nodes that
     /// became active get their list positions, the packets handed over at their destinations
     /// return their ids to the free list. Returns the packets moved.
-    fn settle(&mut self) -> Result<usize, SimError> {
+    fn settle(&mut self) -> Result<usize, SafError> {
         let (mut activated, mut handed) = (
             std::mem::take(&mut self.activated),
             std::mem::take(&mut self.handed),
@@ -745,7 +745,7 @@ impl<'a> Sim<'a> {
     }
 
     /// One copy (or the master's own departure) per feed whose node has room; returns how many.
-    fn feed(&mut self, feeding: &mut Vec<u32>, fresh: &mut Vec<Travel>) -> Result<u64, SimError> {
+    fn feed(&mut self, feeding: &mut Vec<u32>, fresh: &mut Vec<Travel>) -> Result<u64, SafError> {
         let mut made = 0;
         let mut kept = 0;
         for i in 0..feeding.len() {
@@ -811,7 +811,7 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn apply_moves(&mut self) -> Result<(), SimError> {
+    fn apply_moves(&mut self) -> Result<(), SafError> {
         // Every departure first, so that occupancies are those of the end of the step.
         for &(t, u, v) in &self.moves {
             self.occupancy[u as usize] -= 1;

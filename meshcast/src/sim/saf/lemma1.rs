@@ -16,11 +16,12 @@ use super::engine::{Capacity, PacketId, Run, Sim};
 use super::msets::MessageSet;
 use super::permute::Permutation;
 use super::prefix::{self, Order, Totals};
-pub use super::prefix::{snake_node, snake_position};
-use super::{theorem2, SimError};
+use super::snake::{snake_node, snake_position};
+use super::theorem2;
+use crate::error::SafError;
 
 /// Routes `set` (any d) by Lemma 1's reduction, when d > c, followed by Theorem 2.
-pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
+pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SafError> {
     let mut sim = Sim::new(set, capacity);
     let packets = sim.inject_all()?;
     route_packets(&mut sim, packets, set.congestion().max(1))?;
@@ -29,7 +30,7 @@ pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
 
 /// Theorem 2 on `packets` (at most one per node, no node the destination of more than `c`),
 /// after Lemma 1's reduction into two sets when some packet carries more than `c` destinations.
-pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SimError> {
+pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SafError> {
     let [first, second] = split(sim, packets, c, Permutation::Greedy)?;
     theorem2::route_packets(sim, first, c)?;
     if second.is_empty() {
@@ -45,7 +46,7 @@ pub fn split(
     packets: Vec<PacketId>,
     c: u32,
     permutation: Permutation,
-) -> Result<[Vec<PacketId>; 2], SimError> {
+) -> Result<[Vec<PacketId>; 2], SafError> {
     if packets.iter().all(|&p| sim.slots(p).len() <= c as usize) {
         return Ok([packets, Vec::new()]);
     }
@@ -62,7 +63,7 @@ pub fn reduce(
     mut packets: Vec<PacketId>,
     c: u32,
     permutation: Permutation,
-) -> Result<[Vec<PacketId>; 2], SimError> {
+) -> Result<[Vec<PacketId>; 2], SafError> {
     let side = sim.set().side();
     let n = side * side;
     // The order of the list is only the order of the moves (it sets FIFO ties).

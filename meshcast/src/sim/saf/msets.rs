@@ -26,8 +26,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 
 use crate::error::InputError;
-use crate::experiment::workload::{random_destinations, seeded};
 use crate::topology::Shape;
+use crate::workload::{random_destinations, seeded};
 
 /// The messages of an `mcast(n, d, c)` instance: one per node, each with a set of destinations.
 #[derive(Clone, Debug, PartialEq, Eq)]

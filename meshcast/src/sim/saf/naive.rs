@@ -9,16 +9,16 @@
 
 use super::engine::{Arrival, Capacity, Run, Sim};
 use super::msets::MessageSet;
-use super::SimError;
+use crate::error::SafError;
 
 /// The least buffer bound naive accepts: the master plus one reserved slot per output link
 /// (see [`Sim::route`]), which makes its routing free of deadlock.
 pub const LEAST_BUFFER: u32 = 5;
 
 /// The buffer bounds naive refuses, before any work.
-pub fn check(capacity: Capacity) -> Result<(), SimError> {
+pub fn check(capacity: Capacity) -> Result<(), SafError> {
     match capacity {
-        Capacity::Packets(b) if b < LEAST_BUFFER => Err(SimError::CapacityTooSmall {
+        Capacity::Packets(b) if b < LEAST_BUFFER => Err(SafError::CapacityTooSmall {
             algorithm: "naive",
             capacity: b,
             least: LEAST_BUFFER,
@@ -28,7 +28,7 @@ pub fn check(capacity: Capacity) -> Result<(), SimError> {
 }
 
 /// Routes `set` by replication at the sources with buffers bounded by `capacity`.
-pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
+pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SafError> {
     check(capacity)?;
     let mut sim = Sim::new(set, capacity);
     let masters = sim.inject_all()?;

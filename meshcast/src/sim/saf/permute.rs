@@ -51,8 +51,9 @@
 
 use super::engine::{Arrival, PacketId, Sim};
 use super::prefix;
-use super::sort::{self, SnakeOrder};
-use super::SimError;
+use super::snake::SnakeOrder;
+use super::sort;
+use crate::error::SafError;
 
 /// How the constant-buffer algorithms (§4, §5 and their Lemma 1) route their permutations: every
 /// one of them is a (2, 2)-routing (at most two packets leave or reach a node).
@@ -77,7 +78,7 @@ impl Permutation {
         sim: &mut Sim<'_>,
         moves: &[(PacketId, u32)],
         region: u32,
-    ) -> Result<(), SimError> {
+    ) -> Result<(), SafError> {
         match self {
             Permutation::Sorted => route(sim, moves, region, Self::K),
             Permutation::Greedy => sim.route(moves, &[], Arrival::Hold),
@@ -111,19 +112,19 @@ pub fn route(
     moves: &[(PacketId, u32)],
     region: u32,
     k: u32,
-) -> Result<(), SimError> {
+) -> Result<(), SafError> {
     let side = sim.set().side();
     prefix::check_region(side, region)?;
     let mut received = vec![0u32; side as usize * side as usize];
     let mut keyed = Vec::with_capacity(moves.len());
     for &(p, target) in moves {
         let Some(count) = received.get_mut(target as usize) else {
-            return Err(SimError::setting("target", target, "a node of the mesh"));
+            return Err(SafError::setting("target", target, "a node of the mesh"));
         };
         let at = sim.at(p);
         let region_of = |v: u32| (v % side / region, v / side / region);
         if region_of(at) != region_of(target) {
-            return Err(SimError::setting(
+            return Err(SafError::setting(
                 "target",
                 target,
                 "a node in its packet's own region",
@@ -131,7 +132,7 @@ pub fn route(
         }
         *count += 1;
         if *count > k {
-            return Err(SimError::setting(
+            return Err(SafError::setting(
                 "packets received by one node",
                 *count,
                 "at most k",

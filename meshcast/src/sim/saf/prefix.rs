@@ -39,8 +39,8 @@
 //! ```
 
 use super::engine::Sim;
-use super::sort::SnakeOrder;
-use super::SimError;
+use super::snake::SnakeOrder;
+use crate::error::SafError;
 
 /// The order in which a region's nodes are summed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,7 +69,7 @@ struct Regions {
 }
 
 impl Regions {
-    fn new(side: u32, s: u32, order: Order) -> Result<Regions, SimError> {
+    fn new(side: u32, s: u32, order: Order) -> Result<Regions, SafError> {
         check_region(side, s)?;
         Ok(Regions { side, s, order })
     }
@@ -121,7 +121,7 @@ impl Regions {
     }
 
     /// Charges `lanes` prefix computations on every region.
-    fn charge(self, sim: &mut Sim<'_>, lanes: u32, totals: Totals) -> Result<(), SimError> {
+    fn charge(self, sim: &mut Sim<'_>, lanes: u32, totals: Totals) -> Result<(), SafError> {
         let (steps, words) = self.schedule(lanes, totals);
         let regions = u64::from(self.per_row()) * u64::from(self.per_row());
         sim.word_steps(steps, words * regions)
@@ -169,12 +169,12 @@ pub fn scan<T: Copy>(
     identity: T,
     op: impl Fn(T, T) -> T,
     totals: Totals,
-) -> Result<Scan<T>, SimError> {
+) -> Result<Scan<T>, SafError> {
     let side = sim.set().side();
     let regions = Regions::new(side, s, order)?;
     let n = (side * side) as usize;
     if values.len() != n * lanes {
-        return Err(SimError::setting(
+        return Err(SafError::setting(
             "prefix values",
             values.len() as u32,
             "one per node and lane",
@@ -305,10 +305,10 @@ pub fn rank(
     keys: u32,
     items: &[(u32, u32)],
     totals: Totals,
-) -> Result<Ranks, SimError> {
+) -> Result<Ranks, SafError> {
     let regions = Regions::new(sim.set().side(), s, order)?;
     if let Some(&(_, key)) = items.iter().find(|&&(_, key)| key >= keys) {
-        return Err(SimError::setting(
+        return Err(SafError::setting(
             "prefix key",
             key,
             "below the number of keys",
@@ -337,25 +337,13 @@ pub fn rank(
 }
 
 /// Regions of side `s` must tessellate a mesh of side `side`.
-pub(super) fn check_region(side: u32, s: u32) -> Result<(), SimError> {
+pub(super) fn check_region(side: u32, s: u32) -> Result<(), SafError> {
     if s == 0 || side % s != 0 {
-        return Err(SimError::setting(
+        return Err(SafError::setting(
             "region side",
             s,
             "a divisor of the mesh side, at least 1",
         ));
     }
     Ok(())
-}
-
-/// The position of `node` along the snake of the whole mesh (row 0 left to right, row 1 right
-/// to left, …).
-pub fn snake_position(side: u32, node: u32) -> u32 {
-    SnakeOrder::RowMajor.index(side, node % side, node / side)
-}
-
-/// The node at position `pos` of the snake of the whole mesh.
-pub fn snake_node(side: u32, pos: u32) -> u32 {
-    let (x, y) = SnakeOrder::RowMajor.local(side, pos);
-    y * side + x
 }

@@ -39,13 +39,15 @@ use rand::RngExt;
 
 use super::broadcast::segmented_broadcast;
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
+use super::lemma1;
 use super::msets::{quad_key, MessageSet};
 use super::permute::Permutation;
 use super::prefix::{self, Order, Totals};
-use super::sort::{self, Ranking, SnakeOrder};
+use super::snake::SnakeOrder;
+use super::sort::{self, Ranking};
 use super::theorem2::partition;
-use super::{lemma1, SimError};
-use crate::experiment::workload::seeded;
+use crate::error::SafError;
+use crate::workload::seeded;
 
 /// The parameters of the randomized algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +78,7 @@ impl Default for Randomized {
 }
 
 /// Routes `set` (after Lemma 1 when d > c) by the randomized algorithm of §4.
-pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result<Run, SimError> {
+pub fn route(set: &MessageSet, params: Randomized, capacity: Capacity) -> Result<Run, SafError> {
     let side = set.side();
     let c = set.congestion().max(1);
     check(side, params)?;
@@ -115,16 +117,16 @@ pub fn last_phase(side: u32, c: u32) -> u32 {
 }
 
 /// The settings randomized refuses on a `side × side` mesh, before any work.
-pub fn check(side: u32, params: Randomized) -> Result<(), SimError> {
+pub fn check(side: u32, params: Randomized) -> Result<(), SafError> {
     if !side.is_power_of_two() {
-        return Err(SimError::setting(
+        return Err(SafError::setting(
             "side",
             side,
             "a power of two for randomized",
         ));
     }
     if params.r == 0 {
-        return Err(SimError::setting("r", 0, "at least 1"));
+        return Err(SafError::setting("r", 0, "at least 1"));
     }
     Ok(())
 }
@@ -278,7 +280,7 @@ impl<'s, 'a> Router<'s, 'a> {
         c: u32,
         params: Randomized,
         rng: &mut ChaCha8Rng,
-    ) -> Result<(), SimError> {
+    ) -> Result<(), SafError> {
         let visit = Visit {
             substeps: 1,
             instances: params.r,
@@ -307,7 +309,7 @@ impl<'s, 'a> Router<'s, 'a> {
 
     /// For c > n/16 (§4's first paragraph): every packet tours a Hamiltonian cycle of the whole
     /// mesh, delivering as it passes — n − 1 shifts, O(√(cn)) since c > n/16.
-    fn tour(&mut self, masters: &[PacketId]) -> Result<(), SimError> {
+    fn tour(&mut self, masters: &[PacketId]) -> Result<(), SafError> {
         let side = self.sim.set().side();
         let cycle = grid_cycle(side);
         let mut next = vec![0u32; cycle.len()];
@@ -354,7 +356,7 @@ impl<'s, 'a> Router<'s, 'a> {
         mut masters: Vec<PacketId>,
         tiling: Tiling,
         rng: &mut ChaCha8Rng,
-    ) -> Result<Vec<PacketId>, SimError> {
+    ) -> Result<Vec<PacketId>, SafError> {
         let groups = tiling.tiles();
         let tile_nodes = tiling.tile * tiling.tile;
         masters.sort_by_key(|&p| self.sim.at(p));
@@ -395,7 +397,7 @@ impl<'s, 'a> Router<'s, 'a> {
         &mut self,
         items: &[(PacketId, u32)],
         tile_nodes: u32,
-    ) -> Result<Vec<u32>, SimError> {
+    ) -> Result<Vec<u32>, SafError> {
         let side = self.sim.set().side();
         let sorted = sort::rank(self.sim, items, side, Ranking::K)?;
         let starts_segment = |rank: u32| u32::from(rank % tile_nodes == 0);
@@ -441,7 +443,7 @@ impl<'s, 'a> Router<'s, 'a> {
         items: &[(PacketId, u32)],
         groups: u32,
         tile_nodes: u32,
-    ) -> Result<Vec<u32>, SimError> {
+    ) -> Result<Vec<u32>, SafError> {
         let side = self.sim.set().side();
         let at: Vec<(u32, u32)> = items.iter().map(|&(p, t)| (self.sim.at(p), t)).collect();
         let ranked = prefix::rank(self.sim, side, Order::RowMajor, groups, &at, Totals::Shared)?;
@@ -465,7 +467,7 @@ impl<'s, 'a> Router<'s, 'a> {
         masters: &[PacketId],
         tiling: Tiling,
         visit: Visit,
-    ) -> Result<(), SimError> {
+    ) -> Result<(), SafError> {
         let [migrate, circulate, shift] = visit.labels;
         let tile_cycle = grid_cycle(tiling.g);
         let mut next_tile = vec![0u32; tiling.tiles() as usize];
@@ -512,7 +514,7 @@ impl<'s, 'a> Router<'s, 'a> {
         &mut self,
         masters: &[PacketId],
         tiling: Tiling,
-    ) -> Result<Vec<PacketCopy>, SimError> {
+    ) -> Result<Vec<PacketCopy>, SafError> {
         let selections = self.select(masters, tiling)?;
         // Segment offsets along each tile's snake: one prefix computation over the tiles, an
         // item per selection; a master's segment starts at the rank of its first.
@@ -599,7 +601,7 @@ impl<'s, 'a> Router<'s, 'a> {
         &mut self,
         masters: &[PacketId],
         tiling: Tiling,
-    ) -> Result<Vec<(PacketId, Vec<Selection>)>, SimError> {
+    ) -> Result<Vec<(PacketId, Vec<Selection>)>, SafError> {
         let set = self.sim.set();
         let per_block = tiling.beta * tiling.beta;
         let blocks_per_row = tiling.tile / tiling.beta;
@@ -678,7 +680,7 @@ impl<'s, 'a> Router<'s, 'a> {
     /// Step 2b: every copy walks once round its block's Hamiltonian cycle, delivering at the
     /// destinations its selection marked (a destination visited in an earlier phase, when the
     /// blocks were smaller, is passed by).
-    fn circulate(&mut self, copies: &[PacketCopy], tiling: Tiling) -> Result<(), SimError> {
+    fn circulate(&mut self, copies: &[PacketCopy], tiling: Tiling) -> Result<(), SafError> {
         let cycle = grid_cycle(tiling.beta);
         let side = tiling.side;
         let local = |node: u32| (node % side % tiling.beta, node / side % tiling.beta);

@@ -31,7 +31,8 @@
 //! packets outside the sort a node holds), link transmissions = the swaps made.
 //!
 //! ```
-//! use meshcast::sim::saf::sort::{self, SnakeOrder};
+//! use meshcast::sim::saf::snake::SnakeOrder;
+//! use meshcast::sim::saf::sort;
 //! use meshcast::sim::saf::{Capacity, MessageSet, Sim};
 //! // A 4×4 mesh, one packet per node, sorted by the reverse of its node id.
 //! let lists: Vec<Vec<u32>> = (0..16).map(|i| vec![(i + 1) % 16]).collect();
@@ -48,37 +49,8 @@
 
 use super::engine::{PacketId, Sim};
 use super::prefix::{self, Order, Totals};
-use super::SimError;
-
-/// The snake along which a region's sorted order runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SnakeOrder {
-    /// Row 0 left to right, row 1 right to left, …
-    RowMajor,
-    /// Column 0 top to bottom (increasing y), column 1 bottom to top, … (the transpose).
-    ColumnMajor,
-}
-
-impl SnakeOrder {
-    /// The local (x, y) of position `q` of the snake through a region of side `s`.
-    pub fn local(self, s: u32, q: u32) -> (u32, u32) {
-        let (line, i) = (q / s, q % s);
-        let along = if line % 2 == 0 { i } else { s - 1 - i };
-        match self {
-            SnakeOrder::RowMajor => (along, line),
-            SnakeOrder::ColumnMajor => (line, along),
-        }
-    }
-
-    /// The snake position of local (x, y) in a region of side `s` (inverse of [`Self::local`]).
-    pub fn index(self, s: u32, x: u32, y: u32) -> u32 {
-        let (along, line) = match self {
-            SnakeOrder::RowMajor => (x, y),
-            SnakeOrder::ColumnMajor => (y, x),
-        };
-        line * s + if line % 2 == 0 { along } else { s - 1 - along }
-    }
-}
+use super::snake::SnakeOrder;
+use crate::error::SafError;
 
 /// The most steps [`shearsort`] takes on regions of side `s` with `k` slots per node:
 /// (2⌈log₂ s⌉ + 1) line sorts of s rounds of at most 1 + k steps.
@@ -97,7 +69,7 @@ pub fn shearsort(
     region: u32,
     k: u32,
     order: SnakeOrder,
-) -> Result<Vec<(PacketId, u32)>, SimError> {
+) -> Result<Vec<(PacketId, u32)>, SafError> {
     let mut sorter = Sorter::new(sim, packets, region, k, order)?;
     let phases = region.next_power_of_two().trailing_zeros() + 1;
     let (lines, cross) = match order {
@@ -127,7 +99,7 @@ pub fn rank(
     items: &[(PacketId, u32)],
     region: u32,
     k: u32,
-) -> Result<Vec<(u32, u32)>, SimError> {
+) -> Result<Vec<(u32, u32)>, SafError> {
     let keyed: Vec<(PacketId, u64)> = items.iter().map(|&(p, key)| (p, u64::from(key))).collect();
     let sorted = shearsort(sim, &keyed, region, k, SnakeOrder::RowMajor)?;
     let side = sim.set().side();
@@ -196,7 +168,7 @@ impl Ranking {
         items: &[(PacketId, u32)],
         keys: u32,
         region: u32,
-    ) -> Result<Vec<u32>, SimError> {
+    ) -> Result<Vec<u32>, SafError> {
         match self {
             Ranking::Sort => Ok(rank(sim, items, region, Self::K)?
                 .into_iter()
@@ -245,11 +217,11 @@ impl Sorter {
         s: u32,
         k: u32,
         order: SnakeOrder,
-    ) -> Result<Sorter, SimError> {
+    ) -> Result<Sorter, SafError> {
         let side = sim.set().side();
         prefix::check_region(side, s)?;
         if k == 0 {
-            return Err(SimError::setting("slots per node", 0, "at least 1"));
+            return Err(SafError::setting("slots per node", 0, "at least 1"));
         }
         let n = side as usize * side as usize;
         let mut slots = vec![EMPTY; n * k as usize];
@@ -257,7 +229,7 @@ impl Sorter {
         let mut listed = vec![false; packets.iter().map(|p| p.0.index() + 1).max().unwrap_or(0)];
         for &(p, key) in packets {
             if std::mem::replace(&mut listed[p.index()], true) {
-                return Err(SimError::setting(
+                return Err(SafError::setting(
                     "packet to sort",
                     p.index() as u32,
                     "each packet listed once",
@@ -265,7 +237,7 @@ impl Sorter {
             }
             let v = sim.at(p) as usize;
             if held[v] == k {
-                return Err(SimError::setting(
+                return Err(SafError::setting(
                     "packets to sort at one node",
                     k + 1,
                     "at most the slots per node",
@@ -290,7 +262,7 @@ impl Sorter {
 
     /// Odd–even transposition along `axis` in every line of every region: s rounds. With `snake`,
     /// lines with an odd local index sort in decreasing coordinate.
-    fn sort_lines(&mut self, sim: &mut Sim<'_>, axis: Axis, snake: bool) -> Result<(), SimError> {
+    fn sort_lines(&mut self, sim: &mut Sim<'_>, axis: Axis, snake: bool) -> Result<(), SafError> {
         for round in 0..self.s {
             let parity = round % 2;
             if parity + 1 >= self.s {

@@ -20,13 +20,13 @@
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
 use super::prefix::{self, Order, Totals};
-use super::SimError;
 use crate::error::InputError;
+use crate::error::SafError;
 
 /// Routes `set` (degree ≤ congestion) by Theorem 2's algorithm with buffers bounded by `capacity`.
-pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
+pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SafError> {
     if set.degree() > set.congestion() {
-        return Err(SimError::Input(InputError::Setting {
+        return Err(SafError::Input(InputError::Setting {
             name: "degree",
             value: set.degree().to_string(),
             allowed: "at most the congestion for theorem2 (use lemma1 when d > c)",
@@ -40,7 +40,7 @@ pub fn route(set: &MessageSet, capacity: Capacity) -> Result<Run, SimError> {
 
 /// Routes `packets` (at most one per node, each carrying at most `c` destination slots, no node
 /// the destination of more than `c` of them) to all their destinations, as Theorem 2 does.
-pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SimError> {
+pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Result<(), SafError> {
     let side = sim.set().side();
     let levels = levels_for(c);
     check(side, c)?;
@@ -61,9 +61,9 @@ pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Resul
 
 /// The meshes theorem2 refuses for congestion `c`, before any work: the side must be a multiple
 /// of 2^⌈log₄ c⌉.
-pub fn check(side: u32, c: u32) -> Result<(), SimError> {
+pub fn check(side: u32, c: u32) -> Result<(), SafError> {
     if side % (1 << levels_for(c)) != 0 {
-        return Err(SimError::Input(InputError::Setting {
+        return Err(SafError::Input(InputError::Setting {
             name: "side",
             value: side.to_string(),
             allowed: "a multiple of 2^⌈log₄ c⌉ for theorem2 (the 4ⁱ-tiles must be whole)",
@@ -86,7 +86,7 @@ fn replicate_into_tiles(
     sim: &mut Sim<'_>,
     mut held: Vec<PacketId>,
     levels: u32,
-) -> Result<Vec<PacketId>, SimError> {
+) -> Result<Vec<PacketId>, SafError> {
     let side = sim.set().side();
     for i in 0..levels {
         let half = (side >> i) / 2;
@@ -166,7 +166,7 @@ fn intermediate_nodes(
     sim: &mut Sim<'_>,
     held: &[PacketId],
     levels: u32,
-) -> Result<Vec<(PacketId, u32)>, SimError> {
+) -> Result<Vec<(PacketId, u32)>, SafError> {
     let side = sim.set().side();
     let ts = side >> levels;
     let d = held
@@ -196,7 +196,7 @@ fn intermediate_nodes(
 }
 
 /// Step 2d: one clone per destination; the packet itself becomes the clone of its last one.
-fn make_clones(sim: &mut Sim<'_>, held: &[PacketId]) -> Result<Vec<(PacketId, u32)>, SimError> {
+fn make_clones(sim: &mut Sim<'_>, held: &[PacketId]) -> Result<Vec<(PacketId, u32)>, SafError> {
     let jobs: Vec<(PacketId, u32)> = held
         .iter()
         .map(|&p| (p, sim.slots(p).len() as u32 - 1))

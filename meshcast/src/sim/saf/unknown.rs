@@ -15,7 +15,8 @@
 use super::engine::{Capacity, Run, Sim};
 use super::msets::MessageSet;
 use super::prefix::{self, Order, Totals};
-use super::{lemma1, theorem2, SimError};
+use super::{lemma1, theorem2};
+use crate::error::SafError;
 
 /// The abort thresholds of the guesses.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,12 +47,12 @@ pub struct Attempt {
     /// Steps the attempt took.
     pub steps: u64,
     /// The abort (step limit, buffer overflow or stall), or `None` for the completing attempt.
-    pub aborted: Option<SimError>,
+    pub aborted: Option<SafError>,
 }
 
 /// Routes `set` without being told its congestion; returns the totals of all attempts together
 /// and the attempts.
-pub fn route(set: &MessageSet, guessing: Guessing) -> Result<(Run, Vec<Attempt>), SimError> {
+pub fn route(set: &MessageSet, guessing: Guessing) -> Result<(Run, Vec<Attempt>), SafError> {
     let n = set.len() as u64;
     let (mean, mut spent) = average_congestion(set)?;
     let largest = 4u32
@@ -86,9 +87,9 @@ pub fn route(set: &MessageSet, guessing: Guessing) -> Result<(Run, Vec<Attempt>)
                 return Ok((merge(run, &spent), attempts));
             }
             Err(
-                e @ (SimError::StepLimit(_)
-                | SimError::BufferOverflow { .. }
-                | SimError::Stalled { .. }),
+                e @ (SafError::StepLimit(_)
+                | SafError::BufferOverflow { .. }
+                | SafError::Stalled { .. }),
             ) => {
                 add(&mut spent, sim.totals());
                 attempts.push(Attempt {
@@ -105,7 +106,7 @@ pub fn route(set: &MessageSet, guessing: Guessing) -> Result<(Run, Vec<Attempt>)
 
 /// c̄ = ⌈Σ dᵢ / n⌉ (at least 1), summed over the mesh by a prefix computation that leaves the
 /// total at every node, on a machine of its own; returns c̄ and that machine's totals.
-fn average_congestion(set: &MessageSet) -> Result<(u32, Run), SimError> {
+fn average_congestion(set: &MessageSet) -> Result<(u32, Run), SafError> {
     let mut sim = Sim::new(set, Capacity::Unbounded);
     let side = set.side();
     let degrees: Vec<u32> = (0..side * side)

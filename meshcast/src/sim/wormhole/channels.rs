@@ -26,7 +26,7 @@ use crate::route::hamiltonian::Snake;
 use crate::topology::{Dir, Kind, Node, Shape};
 
 use super::network::NONE;
-use super::SimError;
+use crate::error::WormholeError;
 
 /// The classes of routes a run may carry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub(crate) struct Channels {
 impl Channels {
     /// The channels of `shape`, with `vcs` virtual channels each split between `classes`;
     /// refused where the classes cannot all run deadlock-free on that many.
-    pub fn new(shape: &Shape, vcs: u32, classes: Classes) -> Result<Channels, SimError> {
+    pub fn new(shape: &Shape, vcs: u32, classes: Classes) -> Result<Channels, WormholeError> {
         let n = shape.rank();
         let per_node = 2 * n as u32;
         let mut head = vec![u32::MAX; shape.len() * 2 * n];
@@ -116,7 +116,7 @@ impl Channels {
         // Sweeping classes exist on 2D meshes only; elsewhere a sweeping route is refused when
         // it is sent.
         let sweeping = classes.sweeping && planar(shape);
-        let refused = || SimError::VirtualChannels {
+        let refused = || WormholeError::VirtualChannels {
             topology: shape.to_string(),
             vcs,
             need: if sweeping {
@@ -181,7 +181,12 @@ impl Channels {
 
     /// The worm hops of a route from `from` along `hops` (consecutive neighbours), written into
     /// `out`; `Err` names the route if its class has no virtual channels here.
-    pub fn route(&self, from: Node, hops: &[Hop], out: &mut Vec<WormHop>) -> Result<(), SimError> {
+    pub fn route(
+        &self,
+        from: Node,
+        hops: &[Hop],
+        out: &mut Vec<WormHop>,
+    ) -> Result<(), WormholeError> {
         out.clear();
         let mut at = from;
         for hop in hops {
@@ -287,13 +292,13 @@ impl Channels {
         true
     }
 
-    fn unroutable(&self, from: Node, hops: &[Hop]) -> SimError {
+    fn unroutable(&self, from: Node, hops: &[Hop]) -> WormholeError {
         let shape = &self.shape;
         let route: Vec<String> = std::iter::once(from)
             .chain(hops.iter().map(|h| h.node))
             .map(|v| shape.fmt_node(v))
             .collect();
-        SimError::Route {
+        WormholeError::Route {
             route: route.join(" "),
             allowed: match (self.dor.is_some(), self.ham.is_some(), self.sweep.is_some()) {
                 (_, _, true) => "sweeping on a 2D mesh (XY-path's worms, dimension-ordered routes) or monotone along the snake Hamiltonian path",

@@ -7,7 +7,7 @@
 //! node, one flit per cycle per channel. Deadlock freedom by virtual-channel classes:
 //! dimension-ordered routes (with datelines on tori) and Hamiltonian routes (high/low channel
 //! subnetworks, seed 002 §2.2) each get their own; a configuration that cannot keep them apart is
-//! refused ([`SimError::VirtualChannels`], [`SimError::Route`]).
+//! refused ([`WormholeError::VirtualChannels`], [`WormholeError::Route`]).
 //!
 //! **Plans** ([`crate::plan::Plan`]): a node sends once it holds the whole message; each send
 //! holds an injection channel through its start-up and until its tail has left the router, so
@@ -42,13 +42,12 @@ mod channels;
 mod config;
 mod network;
 mod nodes;
-pub mod seeds;
 pub mod traffic;
 
 pub use channels::Classes;
 pub use config::{preparation_time, Router, VcRelease};
 
-use crate::error::InputError;
+use crate::error::WormholeError;
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
@@ -56,50 +55,6 @@ use crate::route::hamiltonian::Snake;
 use channels::{dimension_ordered, monotone, planar, sweeping_route, Channels};
 use network::Network;
 use nodes::{Completed, Nodes};
-
-/// Why a run could not be made or could not finish.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SimError {
-    /// Bad settings.
-    #[error(transparent)]
-    Input(#[from] InputError),
-    /// Too few virtual channels to keep the route classes deadlock-free.
-    #[error("{vcs} virtual channel(s) per channel cannot run this traffic on {topology} deadlock-free: it needs at least {need} (2 per dimension-ordered class on a torus for the datelines, 1 more for Hamiltonian routes, 4 for sweeping routes such as xy-path's)")]
-    VirtualChannels {
-        /// The topology.
-        topology: String,
-        /// Virtual channels asked for.
-        vcs: u32,
-        /// Virtual channels needed.
-        need: u32,
-    },
-    /// A send whose route the simulator cannot keep deadlock-free.
-    #[error("route {route} is not {allowed}: the simulator cannot run it deadlock-free")]
-    Route {
-        /// The nodes of the route.
-        route: String,
-        /// The route classes this run has channels for.
-        allowed: &'static str,
-    },
-    /// No flit moved for the watchdog's number of cycles while worms waited.
-    #[error("deadlock at cycle {cycle}: no flit moved for {idle} cycles; {}", waiting.join("; "))]
-    Deadlock {
-        /// The cycle the watchdog fired.
-        cycle: u64,
-        /// Cycles without progress.
-        idle: u64,
-        /// The waiting worms (the first few): what each holds and waits for.
-        waiting: Vec<String>,
-    },
-    /// A broken flit count: a simulator bug, never bad input.
-    #[error("flit conservation broken at cycle {cycle}: {what}")]
-    Conservation {
-        /// The cycle.
-        cycle: u64,
-        /// What did not add up.
-        what: String,
-    },
-}
 
 /// Cycles without a flit moving while worms are in the network, beyond the start-up, before a run
 /// is declared deadlocked.
@@ -122,13 +77,13 @@ fn channels(
     shape: &Shape,
     router: Router,
     classes: Classes,
-) -> Result<(Router, Channels), SimError> {
+) -> Result<(Router, Channels), WormholeError> {
     let router = router.check()?;
     Ok((router, Channels::new(shape, router.vcs, classes)?))
 }
 
 impl Sim {
-    fn new(shape: &Shape, router: Router, classes: Classes) -> Result<Sim, SimError> {
+    fn new(shape: &Shape, router: Router, classes: Classes) -> Result<Sim, WormholeError> {
         let (router, channels) = channels(shape, router, classes)?;
         let net = Network::new(channels, router);
         Ok(Sim {
@@ -141,14 +96,14 @@ impl Sim {
     }
 
     /// One cycle; completed messages are left in `self.done`.
-    fn cycle(&mut self, now: u64) -> Result<(), SimError> {
+    fn cycle(&mut self, now: u64) -> Result<(), WormholeError> {
         let moved = self.nodes.cycle(&mut self.net, now, &mut self.done)?;
         if moved > 0 || self.net.active_worms() == 0 {
             self.idle = 0;
         } else {
             self.idle += 1;
             if self.idle >= self.patience {
-                return Err(SimError::Deadlock {
+                return Err(WormholeError::Deadlock {
                     cycle: now,
                     idle: self.idle,
                     waiting: self.net.waiting(8),
@@ -158,7 +113,7 @@ impl Sim {
         if cfg!(debug_assertions) && now % 64 == 0 {
             self.net
                 .check_conservation()
-                .map_err(|what| SimError::Conservation { cycle: now, what })?;
+                .map_err(|what| WormholeError::Conservation { cycle: now, what })?;
         }
         Ok(())
     }
@@ -230,7 +185,7 @@ pub fn run_plan(
     plan: &Plan,
     router: Router,
     prep: u32,
-) -> Result<PlanRun, SimError> {
+) -> Result<PlanRun, WormholeError> {
     let mut sim = Sim::new(shape, router, classes_of(plan, shape))?;
     sim.nodes.trace = Some(Vec::new());
     sim.nodes.multicast(0, prep, plan.clone(), false);
@@ -298,7 +253,7 @@ mod tests {
             sim.nodes.multicast(0, 0, plan, false);
         }
         let err = (0..).try_for_each(|now| sim.cycle(now)).unwrap_err();
-        let SimError::Deadlock { cycle, waiting, .. } = &err else {
+        let WormholeError::Deadlock { cycle, waiting, .. } = &err else {
             panic!("{err}");
         };
         assert!(*cycle >= WATCHDOG && *cycle < WATCHDOG + 50, "{err}");

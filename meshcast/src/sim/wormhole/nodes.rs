@@ -15,7 +15,7 @@ use crate::route::dimension_ordered;
 use crate::topology::Node;
 
 use super::network::{Arrival, Network, NONE};
-use super::SimError;
+use crate::error::WormholeError;
 
 /// What a message is.
 enum Body {
@@ -166,7 +166,7 @@ impl Nodes {
         net: &mut Network,
         now: u64,
         done: &mut Vec<Completed>,
-    ) -> Result<u32, SimError> {
+    ) -> Result<u32, WormholeError> {
         let mut arrivals = std::mem::take(&mut self.arrivals);
         arrivals.clear();
         let moved = net.step(now, &mut arrivals);
@@ -215,7 +215,7 @@ impl Nodes {
         }
     }
 
-    fn inject(&mut self, net: &mut Network, now: u64) -> Result<(), SimError> {
+    fn inject(&mut self, net: &mut Network, now: u64) -> Result<(), WormholeError> {
         let q = &mut self.queues;
         let mut i = 0;
         while i < q.waiting.len() {

@@ -53,13 +53,14 @@ use rand::RngExt;
 
 use crate::algo::{AlgoInfo, Params, Request};
 use crate::error::InputError;
-use crate::experiment::stats::t_975;
-use crate::experiment::workload::{random_destinations, seeded};
+use crate::stats::t_975;
 use crate::topology::{Node, Shape};
+use crate::workload::{random_destinations, seeded};
 
 use super::channels::Classes;
 use super::nodes::Completed;
-use super::{preparation_time, RouteNeeds, Router, Sim, SimError};
+use super::{preparation_time, RouteNeeds, Router, Sim};
+use crate::error::WormholeError;
 
 /// How many destinations a multicast has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,10 +226,10 @@ pub struct Report {
 }
 
 /// Check the settings that the types do not.
-fn check(setup: &Setup) -> Result<(), SimError> {
+fn check(setup: &Setup) -> Result<(), WormholeError> {
     let t = &setup.traffic;
     let bad = |name: &'static str, value: String, allowed: &'static str| {
-        Err(SimError::Input(InputError::Setting {
+        Err(WormholeError::Input(InputError::Setting {
             name,
             value,
             allowed,
@@ -308,7 +309,7 @@ fn check(setup: &Setup) -> Result<(), SimError> {
 /// before its first cycle is refused here — and an algorithm that does not support the topology
 /// even when no multicast would use it. A caller with many points checks them all before the
 /// first one runs.
-pub fn validate(setup: &Setup) -> Result<(), SimError> {
+pub fn validate(setup: &Setup) -> Result<(), WormholeError> {
     check(setup)?;
     if let Some(info) = setup.algorithm {
         info.check_support(&setup.shape)?;
@@ -318,7 +319,7 @@ pub fn validate(setup: &Setup) -> Result<(), SimError> {
 
 /// The route classes a run carries: dimension-ordered unicasts, and whatever the algorithm's
 /// plans use, read from plans for a few requests drawn from a stream of their own.
-fn classes(setup: &Setup) -> Result<Classes, SimError> {
+fn classes(setup: &Setup) -> Result<Classes, WormholeError> {
     let t = &setup.traffic;
     let mut needs = RouteNeeds::default();
     if let (Some(info), true) = (setup.algorithm, t.multicast > 0.0) {
@@ -499,7 +500,7 @@ impl<'a> Generators<'a> {
     }
 
     /// Generate the messages due at `now` (in node order) into `sim`; returns how many.
-    fn generate(&mut self, now: u64, sim: &mut Sim, measured: bool) -> Result<u64, SimError> {
+    fn generate(&mut self, now: u64, sim: &mut Sim, measured: bool) -> Result<u64, WormholeError> {
         let mut count = 0;
         let t = &self.setup.traffic;
         while let Some(&Reverse((at, v))) = self.due.peek() {
@@ -526,7 +527,7 @@ impl<'a> Generators<'a> {
 }
 
 /// Run `setup` and measure it.
-pub fn simulate(setup: &Setup) -> Result<Report, SimError> {
+pub fn simulate(setup: &Setup) -> Result<Report, WormholeError> {
     check(setup)?;
     let mut sim = Sim::new(&setup.shape, setup.router, classes(setup)?)?;
     let mut sources = Generators::new(setup);
@@ -632,19 +633,13 @@ fn unicast_destination(
     Node((i + usize::from(i >= source.index())) as u32)
 }
 
-/// The seed of point `index` of a series of runs seeded `seed`: a SplitMix64 step, so points
-/// get unrelated streams whatever order or thread runs them.
-pub fn point_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Run every setup, in parallel on the rayon pool, results in the order given (each run depends
 /// on its own setup only, so the results do not depend on the thread count). `done` is called
 /// once per finished run, from any thread.
-pub fn simulate_all(setups: &[Setup], done: &(dyn Fn() + Sync)) -> Vec<Result<Report, SimError>> {
+pub fn simulate_all(
+    setups: &[Setup],
+    done: &(dyn Fn() + Sync),
+) -> Vec<Result<Report, WormholeError>> {
     use rayon::prelude::*;
     setups
         .par_iter()

@@ -1,10 +1,14 @@
-//! Random multicast requests, reproducible from a seed.
+//! Random multicast requests and per-point seeds, reproducible from a seed.
+//!
+//! Below both the simulators ([`crate::sim`], whose traffic generators draw from it) and the
+//! experiments ([`crate::experiment`], whose sweeps do): it depends on the topology only, so the
+//! layering stays topology → sim → experiment.
 //!
 //! The generator is `rand::rngs::ChaCha8Rng` (rand 0.10, pinned in Cargo.lock); a test pins the
 //! first destination sets it yields, so a change of stream cannot pass unnoticed.
 //!
 //! ```
-//! use meshcast::experiment::workload::{random_destinations, seeded};
+//! use meshcast::workload::{random_destinations, seeded};
 //! use meshcast::topology::Shape;
 //! let shape: Shape = "mesh:20x20".parse().unwrap();
 //! let source = shape.node(&[0, 0]).unwrap();
@@ -22,6 +26,15 @@ use crate::topology::{Node, Shape};
 /// The generator for `seed`.
 pub fn seeded(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// The seed of point `index` of a series of runs seeded `seed`: a SplitMix64 step, so points
+/// get unrelated streams whatever order or thread runs them.
+pub fn point_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// `k` distinct nodes other than `source`, uniformly among all such sets (Floyd's sampling), in

@@ -1,8 +1,10 @@
-//! Measurements of the seed-004 algorithms: one row per (algorithm, instance) and the growth
-//! exponent fitted to a sweep. The command line (`meshcast msets`) only formats these.
+//! The experiment of seed 004 (Herley, Pietracaprina and Pucci): measurements of its algorithms
+//! on the store-and-forward simulator ([`crate::sim::saf`]), one row per (algorithm, instance),
+//! and the growth exponent fitted to a sweep. The command line (`meshcast msets`) only formats
+//! these.
 //!
 //! ```
-//! use meshcast::sim::saf::report::{fit_exponent, measure, Algorithm, Instance, Options};
+//! use meshcast::experiment::seed004::{fit_exponent, measure, Algorithm, Instance, Options};
 //! let instance = Instance::Random { d: 4, c: 4 };
 //! let row = measure(Algorithm::Theorem2, instance, 16, 1, &Options::default()).unwrap();
 //! assert_eq!(row.deliveries, row.messages_delivered_expected);
@@ -10,13 +12,13 @@
 //! assert!((slope - 1.0).abs() < 1e-12);
 //! ```
 
-use super::deterministic::{self, Deterministic};
-use super::engine::{Capacity, Run};
-use super::msets::{self, MessageSet};
-use super::randomized::{self, Randomized};
-use super::unknown::{self, Guessing};
-use super::{lemma1, naive, theorem2, SimError};
-use crate::error::InputError;
+use crate::error::{InputError, SafError};
+use crate::sim::saf::deterministic::{self, Deterministic};
+use crate::sim::saf::engine::{Capacity, Run};
+use crate::sim::saf::msets::{self, MessageSet};
+use crate::sim::saf::randomized::{self, Randomized};
+use crate::sim::saf::unknown::{self, Guessing};
+use crate::sim::saf::{lemma1, naive, theorem2};
 
 /// What the algorithms are run with: the buffer bound and the parameters of §4 and §6.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -36,7 +38,7 @@ pub struct Options {
 pub enum Algorithm {
     /// Replication into unicasts at the sources ([`naive`]).
     Naive,
-    /// Theorem 2's O(c)-buffer algorithm ([`super::theorem2`]), after Lemma 1's reduction
+    /// Theorem 2's O(c)-buffer algorithm ([`theorem2`]), after Lemma 1's reduction
     /// ([`lemma1`]) when d > c.
     Theorem2,
     /// The randomized constant-buffer algorithm of §4 ([`randomized`]), after Lemma 1 when d > c.
@@ -82,7 +84,7 @@ impl Algorithm {
     }
 
     /// Routes `set` with `options`.
-    pub fn run(self, set: &MessageSet, options: &Options) -> Result<Run, SimError> {
+    pub fn run(self, set: &MessageSet, options: &Options) -> Result<Run, SafError> {
         let capacity = options.capacity;
         match self {
             Algorithm::Naive => naive::route(set, capacity),
@@ -131,7 +133,7 @@ pub struct Row {
     pub c: u32,
     /// Deliveries the set asks for (Σ dᵢ).
     pub messages_delivered_expected: u64,
-    /// Deliveries made (always equal: [`super::Sim::finish`] checks every one).
+    /// Deliveries made (always equal: [`crate::sim::saf::Sim::finish`] checks every one).
     pub deliveries: u64,
     /// Further copies that reached a destination already holding the message and were dropped
     /// there (only §5's replicas do this; 0 for every other algorithm).
@@ -165,7 +167,7 @@ pub fn check(
     instance: Instance,
     side: u32,
     options: &Options,
-) -> Result<(), SimError> {
+) -> Result<(), SafError> {
     let c = match instance {
         Instance::Random { d, c } => {
             msets::check_random(side, d, c)?;
@@ -196,7 +198,7 @@ pub fn measure(
     side: u32,
     seed: u64,
     options: &Options,
-) -> Result<Row, SimError> {
+) -> Result<Row, SafError> {
     let (set, lower_bound) = match instance {
         Instance::Random { d, c } => (msets::random(side, d, c, seed)?, None),
         Instance::Theorem1 { c } => {

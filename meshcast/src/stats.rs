@@ -4,6 +4,9 @@
 //! integer sums: merging the tallies of threads, shards or resumed runs in any order gives the same
 //! bits, and the summary (mean, standard deviation, Student-t 95% confidence interval) is computed
 //! once at the end.
+//!
+//! Below both the simulators ([`crate::sim`], whose batch means use [`t_975`]) and the
+//! experiments ([`crate::experiment`], whose sweeps tally): it depends on nothing of the crate.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
