@@ -152,6 +152,8 @@ pub(crate) struct Network {
     pub flits_ejected: u64,
     /// Flits that entered the network.
     pub flits_injected: u64,
+    /// Worms whose tail was ejected this cycle: the worm list is pruned only when there are any.
+    ended: u32,
 }
 
 impl Network {
@@ -211,6 +213,7 @@ impl Network {
             flit_hops: 0,
             flits_ejected: 0,
             flits_injected: 0,
+            ended: 0,
         }
     }
 
@@ -280,8 +283,11 @@ impl Network {
         self.arbitrate();
         let moved = self.traverse(now, out);
         self.sleep();
-        self.active
-            .retain(|&id| self.worms[id as usize].ejected < self.length);
+        if self.ended > 0 {
+            self.ended = 0;
+            self.active
+                .retain(|&id| self.worms[id as usize].ejected < self.length);
+        }
         moved
     }
 
@@ -435,6 +441,7 @@ impl Network {
     /// Switch requests of awake worm `id`: every position holding a ready flit whose next buffer
     /// has room; each input port keeps its round-robin favourite.
     fn request(&mut self, id: u32, now: u64) {
+        let first = self.requests.len() as u32;
         let w = &self.worms[id as usize];
         let last = w.hops.len() as i32 - 1;
         for pos in w.tail..=w.head.min(last) {
@@ -469,6 +476,9 @@ impl Network {
             };
             let idx = self.requests.len() as u32;
             self.requests.push(r);
+            if self.vcs == 1 {
+                continue;
+            }
             let best = self.in_best[input as usize];
             if best == NONE {
                 self.touched_in.push(input);
@@ -481,26 +491,42 @@ impl Network {
                 }
             }
         }
-    }
-
-    fn arbitrate(&mut self) {
-        let radix = self.channels.per_node + self.ports;
-        for &input in &self.touched_in {
-            let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
-            let r = self.requests[idx as usize];
-            let best = self.out_best[r.output as usize];
-            if best == NONE {
-                self.touched_out.push(r.output);
-                self.out_best[r.output as usize] = idx;
-            } else {
-                let rr = self.rr_out[r.output as usize];
-                let key = |v: u32| rotated(v, rr, radix);
-                if key(r.in_local) < key(self.requests[best as usize].in_local) {
-                    self.out_best[r.output as usize] = idx;
-                }
+        if self.vcs == 1 {
+            // One virtual channel per input port: its only request wins the input stage, and
+            // goes to the output stage in the order `arbitrate` would pass it on.
+            for idx in first..self.requests.len() as u32 {
+                self.offer(idx);
             }
         }
+    }
+
+    /// The input stage's winners, in the order their inputs first requested, go to the output
+    /// stage.
+    fn arbitrate(&mut self) {
+        for i in 0..self.touched_in.len() {
+            let input = self.touched_in[i];
+            let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
+            self.offer(idx);
+        }
         self.touched_in.clear();
+    }
+
+    /// Request `idx`, the winner at its input, competes for its output: round robin from the
+    /// output's pointer.
+    fn offer(&mut self, idx: u32) {
+        let r = self.requests[idx as usize];
+        let best = self.out_best[r.output as usize];
+        if best == NONE {
+            self.touched_out.push(r.output);
+            self.out_best[r.output as usize] = idx;
+        } else {
+            let radix = self.channels.per_node + self.ports;
+            let rr = self.rr_out[r.output as usize];
+            let key = |v: u32| rotated(v, rr, radix);
+            if key(r.in_local) < key(self.requests[best as usize].in_local) {
+                self.out_best[r.output as usize] = idx;
+            }
+        }
     }
 
     fn traverse(&mut self, now: u64, out: &mut Vec<Arrival>) -> u32 {
@@ -596,6 +622,7 @@ impl Network {
                 let port = w.ej - self.links;
                 self.ej_owner[port as usize] = NONE;
                 self.free_worms.push(id);
+                self.ended += 1;
                 Self::wake(&mut self.worms, sleepers);
                 let sleepers = &mut self.wake_eject[(port / self.ports) as usize];
                 Self::wake(&mut self.worms, sleepers);
