@@ -42,11 +42,13 @@ mod channels;
 mod config;
 mod network;
 mod nodes;
+mod observer;
 pub mod seeds;
 pub mod traffic;
 
 pub use channels::Classes;
 pub use config::{preparation_time, Router, VcRelease};
+pub use observer::{ChannelId, Delivery, NoObserver, Observer};
 
 use crate::error::InputError;
 use crate::plan::Plan;
@@ -140,9 +142,9 @@ impl Sim {
         })
     }
 
-    /// One cycle; completed messages are left in `self.done`.
-    fn cycle(&mut self, now: u64) -> Result<(), SimError> {
-        let moved = self.nodes.cycle(&mut self.net, now, &mut self.done)?;
+    /// One cycle, its flits told to `obs`; completed messages are left in `self.done`.
+    fn cycle(&mut self, now: u64, obs: &mut impl Observer) -> Result<(), SimError> {
+        let moved = self.nodes.cycle(&mut self.net, now, &mut self.done, obs)?;
         if moved > 0 || self.net.active_worms() == 0 {
             self.idle = 0;
         } else {
@@ -236,7 +238,7 @@ pub fn run_plan(
     sim.nodes.multicast(0, prep, plan.clone(), false);
     let mut now = 0;
     while sim.done.is_empty() {
-        sim.cycle(now)?;
+        sim.cycle(now, &mut NoObserver)?;
         now += 1;
     }
     let arrivals = sim.nodes.trace.take().unwrap_or_default();
@@ -297,7 +299,9 @@ mod tests {
             );
             sim.nodes.multicast(0, 0, plan, false);
         }
-        let err = (0..).try_for_each(|now| sim.cycle(now)).unwrap_err();
+        let err = (0..)
+            .try_for_each(|now| sim.cycle(now, &mut NoObserver))
+            .unwrap_err();
         let SimError::Deadlock { cycle, waiting, .. } = &err else {
             panic!("{err}");
         };
