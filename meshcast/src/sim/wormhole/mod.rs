@@ -20,6 +20,10 @@
 //! unicast/multicast mix, warm-up and batch means until the 95% confidence interval is within the
 //! precision asked, saturation detected and reported.
 //!
+//! **Watching** ([`Observer`]): [`traffic::simulate_observed`] tells an observer of every message
+//! generated and delivered and every flit crossing a channel, to trace or export a run; unused
+//! ([`NoObserver`]) it compiles to nothing.
+//!
 //! **Zero load** ([`run_plan`]): one plan in an empty network. With a one-cycle pipeline and a
 //! buffer of at least two flits, a worm's copy arrives `startup + hops + L` cycles after it
 //! starts and a node's sends take its `d` injection channels as they free up, so a plan takes
