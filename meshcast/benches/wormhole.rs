@@ -7,14 +7,16 @@
 //! `booksim_matched`: the router matched to BookSim2 (one virtual channel of 8 flits, 5-cycle
 //! pipeline, 20-flit packets, no start-up; docs/SIMULATOR.md) on 8×8 and 16×16 meshes at
 //! mid-load and past saturation (0.1 and 0.4 flits per node per cycle on 8×8, 0.05 and 0.2 on
-//! 16×16), 20,000 cycles each with no early stop.
+//! 16×16), 20,000 cycles each with no early stop. `booksim_matched_counting`: the same runs with
+//! an observer that counts the flits crossing each channel (the cost of observing; unobserved runs
+//! compile the observer away).
 //!
 //! Run: `cargo bench -p meshcast --bench wormhole`. Divan reports time per run;
 //! docs/PERFORMANCE.md records cycles per second and flit-hops per second.
 
 use meshcast::algo::Params;
-use meshcast::sim::wormhole::traffic::{simulate, Measure, Setup, Traffic};
-use meshcast::sim::wormhole::{Router, VcRelease};
+use meshcast::sim::wormhole::traffic::{simulate, simulate_observed, Measure, Setup, Traffic};
+use meshcast::sim::wormhole::{ChannelId, Observer, Router, VcRelease};
 
 fn main() {
     divan::main();
@@ -73,8 +75,34 @@ fn unicast_10k_cycles(bencher: divan::Bencher, (s, l): (usize, usize)) {
     bencher.bench(|| simulate(divan::black_box(&setup)).unwrap());
 }
 
-#[divan::bench(args = [("mesh:8x8", 0.005), ("mesh:8x8", 0.02), ("mesh:16x16", 0.0025), ("mesh:16x16", 0.01)], sample_count = 5, sample_size = 1)]
+const BOOKSIM_LOADS: [(&str, f64); 4] = [
+    ("mesh:8x8", 0.005),
+    ("mesh:8x8", 0.02),
+    ("mesh:16x16", 0.0025),
+    ("mesh:16x16", 0.01),
+];
+
+#[divan::bench(args = BOOKSIM_LOADS, sample_count = 5, sample_size = 1)]
 fn booksim_matched(bencher: divan::Bencher, (topology, load): (&str, f64)) {
     let setup = unicast(topology, Router::BOOKSIM_MATCHED, load, 20_000);
     bencher.bench(|| simulate(divan::black_box(&setup)).unwrap());
+}
+
+/// Flits per channel, indexed by channel id.
+struct ChannelFlits(Vec<u64>);
+
+impl Observer for ChannelFlits {
+    fn on_flit(&mut self, _now: u64, channel: ChannelId) {
+        self.0[channel.0 as usize] += 1;
+    }
+}
+
+#[divan::bench(args = BOOKSIM_LOADS, sample_count = 5, sample_size = 1)]
+fn booksim_matched_counting(bencher: divan::Bencher, (topology, load): (&str, f64)) {
+    let setup = unicast(topology, Router::BOOKSIM_MATCHED, load, 20_000);
+    let channels = setup.shape.len() * 2 * setup.shape.rank();
+    bencher.bench(|| {
+        let mut flits = ChannelFlits(vec![0; channels]);
+        simulate_observed(divan::black_box(&setup), &mut flits).unwrap()
+    });
 }

@@ -6,10 +6,10 @@ use meshcast::eval::{wormhole_latency, Ports, Wormhole};
 use meshcast::plan::{Hop, Plan, PlanKind};
 use meshcast::route::dimension_ordered;
 use meshcast::sim::wormhole::traffic::{
-    simulate, Destinations, Measure, Saturation, Setup, Traffic,
+    simulate, simulate_observed, Destinations, Measure, Saturation, Setup, Traffic,
 };
-use meshcast::sim::wormhole::{run_plan, Router, VcRelease};
-use meshcast::topology::Shape;
+use meshcast::sim::wormhole::{run_plan, ChannelId, Delivery, Observer, Router, VcRelease};
+use meshcast::topology::{Node, Shape};
 use meshcast::workload::{random_destinations, seeded};
 use meshcast::WormholeError;
 
@@ -603,3 +603,63 @@ const PINNED: [u64; 8] = [
     0x078f17cd3645d92e,
     0x173bb93e67ae3498,
 ];
+
+/// What an observer counted of a run.
+#[derive(Default)]
+struct Counted {
+    generated: u64,
+    /// Measured deliveries of multicasts and of unicasts: count and latency sum.
+    measured: [(u64, f64); 2],
+    delivered: u64,
+    flits: std::collections::BTreeMap<ChannelId, u64>,
+}
+
+impl Observer for Counted {
+    fn on_generate(&mut self, _now: u64, _source: Node, _multicast: bool) {
+        self.generated += 1;
+    }
+    fn on_deliver(&mut self, d: &Delivery) {
+        self.delivered += 1;
+        if d.measured {
+            let slot = &mut self.measured[usize::from(!d.multicast)];
+            slot.0 += 1;
+            slot.1 += (d.delivered - d.generated) as f64;
+        }
+    }
+    fn on_flit(&mut self, _now: u64, channel: ChannelId) {
+        *self.flits.entry(channel).or_default() += 1;
+    }
+}
+
+/// An observer sees what the report counts: its measured deliveries are the report's messages with
+/// the same mean latency, its flits summed over the channels are the report's flit-hops, every
+/// channel it names is a link of the mesh, and watching does not change the run.
+#[test]
+fn an_observer_counts_what_the_report_counts() {
+    for (algorithm, release) in [
+        ("dual-path", VcRelease::TailLeft),
+        ("qg", VcRelease::TailSent),
+    ] {
+        let mut setup = small_setup(0.004, 0.3, algorithm, 9);
+        setup.router.release = release;
+        let mut seen = Counted::default();
+        let report = simulate_observed(&setup, &mut seen).unwrap();
+        assert_eq!(report, simulate(&setup).unwrap(), "{algorithm}");
+        for (latency, slot) in [
+            (report.multicast, seen.measured[0]),
+            (report.unicast, seen.measured[1]),
+        ] {
+            let latency = latency.unwrap();
+            assert_eq!(latency.messages, slot.0, "{algorithm}");
+            assert_eq!(latency.mean, slot.1 / slot.0 as f64, "{algorithm}");
+        }
+        assert!(seen.delivered >= seen.measured[0].0 + seen.measured[1].0);
+        assert!(seen.generated >= seen.delivered);
+        assert_eq!(seen.flits.values().sum::<u64>(), report.flit_hops);
+        for &channel in seen.flits.keys() {
+            let link = channel.link(&setup.shape);
+            let to = setup.shape.links_from(link.from).find(|(l, _)| *l == link);
+            assert!(to.is_some(), "{channel:?} is {link:?}");
+        }
+    }
+}

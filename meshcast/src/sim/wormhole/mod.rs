@@ -20,6 +20,10 @@
 //! unicast/multicast mix, warm-up and batch means until the 95% confidence interval is within the
 //! precision asked, saturation detected and reported.
 //!
+//! **Watching** ([`Observer`]): [`traffic::simulate_observed`] tells an observer of every message
+//! generated and delivered and every flit crossing a channel, to trace or export a run; unused
+//! ([`NoObserver`]) it compiles to nothing.
+//!
 //! **Zero load** ([`run_plan`]): one plan in an empty network. With a one-cycle pipeline and a
 //! buffer of at least two flits, a worm's copy arrives `startup + hops + L` cycles after it
 //! starts and a node's sends take its `d` injection channels as they free up, so a plan takes
@@ -42,10 +46,12 @@ mod channels;
 mod config;
 mod network;
 mod nodes;
+mod observer;
 pub mod traffic;
 
 pub use channels::Classes;
 pub use config::{preparation_time, Router, VcRelease};
+pub use observer::{ChannelId, Delivery, NoObserver, Observer};
 
 use crate::error::WormholeError;
 use crate::plan::Plan;
@@ -95,9 +101,9 @@ impl Sim {
         })
     }
 
-    /// One cycle; completed messages are left in `self.done`.
-    fn cycle(&mut self, now: u64) -> Result<(), WormholeError> {
-        let moved = self.nodes.cycle(&mut self.net, now, &mut self.done)?;
+    /// One cycle, its flits told to `obs`; completed messages are left in `self.done`.
+    fn cycle(&mut self, now: u64, obs: &mut impl Observer) -> Result<(), WormholeError> {
+        let moved = self.nodes.cycle(&mut self.net, now, &mut self.done, obs)?;
         if moved > 0 || self.net.active_worms() == 0 {
             self.idle = 0;
         } else {
@@ -191,7 +197,7 @@ pub fn run_plan(
     sim.nodes.multicast(0, prep, plan.clone(), false);
     let mut now = 0;
     while sim.done.is_empty() {
-        sim.cycle(now)?;
+        sim.cycle(now, &mut NoObserver)?;
         now += 1;
     }
     let arrivals = sim.nodes.trace.take().unwrap_or_default();
@@ -252,7 +258,9 @@ mod tests {
             );
             sim.nodes.multicast(0, 0, plan, false);
         }
-        let err = (0..).try_for_each(|now| sim.cycle(now)).unwrap_err();
+        let err = (0..)
+            .try_for_each(|now| sim.cycle(now, &mut NoObserver))
+            .unwrap_err();
         let WormholeError::Deadlock { cycle, waiting, .. } = &err else {
             panic!("{err}");
         };

@@ -38,6 +38,7 @@ use crate::topology::Node;
 
 use super::channels::{Channels, WormHop};
 use super::config::{Router, VcRelease};
+use super::observer::{ChannelId, Observer};
 
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -152,6 +153,8 @@ pub(crate) struct Network {
     pub flits_ejected: u64,
     /// Flits that entered the network.
     pub flits_injected: u64,
+    /// Worms whose tail was ejected this cycle: the worm list is pruned only when there are any.
+    ended: u32,
 }
 
 impl Network {
@@ -211,6 +214,7 @@ impl Network {
             flit_hops: 0,
             flits_ejected: 0,
             flits_injected: 0,
+            ended: 0,
         }
     }
 
@@ -264,8 +268,9 @@ impl Network {
         Ok(())
     }
 
-    /// Play one cycle `now`; arrivals are appended to `out`. Returns the flits moved.
-    pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>) -> u32 {
+    /// Play one cycle `now`; arrivals are appended to `out`, and every flit crossing a network
+    /// channel is told to `obs`. Returns the flits moved.
+    pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
         // One pass over the worms for both phases: a worm's allocation changes only its own
         // head and the owners of what it takes, which no other worm's requests read, so the
         // requests, and their order, are those of two separate passes.
@@ -278,15 +283,19 @@ impl Network {
             }
         }
         self.arbitrate();
-        let moved = self.traverse(now, out);
+        let moved = self.traverse(now, out, obs);
         self.sleep();
-        self.active
-            .retain(|&id| self.worms[id as usize].ejected < self.length);
+        if self.ended > 0 {
+            self.ended = 0;
+            self.active
+                .retain(|&id| self.worms[id as usize].ejected < self.length);
+        }
         moved
     }
 
     /// Whether a flit at position `pos` of worm `id` (`w`) may leave its buffer at `now`: it
     /// has one there, at the front, that has spent the pipeline in the router.
+    #[inline]
     fn ready_at(&self, id: u32, w: &Worm, pos: i32, now: u64) -> bool {
         if pos < 0 {
             w.unsent > 0 && now >= w.ready + self.pipeline
@@ -307,6 +316,7 @@ impl Network {
 
     /// Route and virtual-channel allocation for awake worm `id`: its header, once ready, takes
     /// the next hop's lowest free virtual channel of its class (or an ejection channel).
+    #[inline]
     fn allocate(&mut self, id: u32, now: u64) {
         let w = &self.worms[id as usize];
         let last = w.hops.len() as i32 - 1;
@@ -381,6 +391,7 @@ impl Network {
     /// Put to sleep the worms that failed allocation this cycle, are packed up behind their
     /// header, and still find nothing free (a channel freed during this cycle's traversal lets
     /// the worm try again next cycle).
+    #[inline]
     fn sleep(&mut self) {
         for i in 0..self.failed.len() {
             let id = self.failed[i];
@@ -434,7 +445,9 @@ impl Network {
 
     /// Switch requests of awake worm `id`: every position holding a ready flit whose next buffer
     /// has room; each input port keeps its round-robin favourite.
+    #[inline]
     fn request(&mut self, id: u32, now: u64) {
+        let first = self.requests.len() as u32;
         let w = &self.worms[id as usize];
         let last = w.hops.len() as i32 - 1;
         for pos in w.tail..=w.head.min(last) {
@@ -469,6 +482,9 @@ impl Network {
             };
             let idx = self.requests.len() as u32;
             self.requests.push(r);
+            if self.vcs == 1 {
+                continue;
+            }
             let best = self.in_best[input as usize];
             if best == NONE {
                 self.touched_in.push(input);
@@ -481,29 +497,47 @@ impl Network {
                 }
             }
         }
+        if self.vcs == 1 {
+            // One virtual channel per input port: its only request wins the input stage, and
+            // goes to the output stage in the order `arbitrate` would pass it on.
+            for idx in first..self.requests.len() as u32 {
+                self.offer(idx);
+            }
+        }
     }
 
+    /// The input stage's winners, in the order their inputs first requested, go to the output
+    /// stage.
+    #[inline]
     fn arbitrate(&mut self) {
-        let radix = self.channels.per_node + self.ports;
-        for &input in &self.touched_in {
+        for i in 0..self.touched_in.len() {
+            let input = self.touched_in[i];
             let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
-            let r = self.requests[idx as usize];
-            let best = self.out_best[r.output as usize];
-            if best == NONE {
-                self.touched_out.push(r.output);
-                self.out_best[r.output as usize] = idx;
-            } else {
-                let rr = self.rr_out[r.output as usize];
-                let key = |v: u32| rotated(v, rr, radix);
-                if key(r.in_local) < key(self.requests[best as usize].in_local) {
-                    self.out_best[r.output as usize] = idx;
-                }
-            }
+            self.offer(idx);
         }
         self.touched_in.clear();
     }
 
-    fn traverse(&mut self, now: u64, out: &mut Vec<Arrival>) -> u32 {
+    /// Request `idx`, the winner at its input, competes for its output: round robin from the
+    /// output's pointer.
+    #[inline]
+    fn offer(&mut self, idx: u32) {
+        let r = self.requests[idx as usize];
+        let best = self.out_best[r.output as usize];
+        if best == NONE {
+            self.touched_out.push(r.output);
+            self.out_best[r.output as usize] = idx;
+        } else {
+            let radix = self.channels.per_node + self.ports;
+            let rr = self.rr_out[r.output as usize];
+            let key = |v: u32| rotated(v, rr, radix);
+            if key(r.in_local) < key(self.requests[best as usize].in_local) {
+                self.out_best[r.output as usize] = idx;
+            }
+        }
+    }
+
+    fn traverse(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
         let mut moved = 0;
         for i in 0..self.touched_out.len() {
             let output = self.touched_out[i];
@@ -512,7 +546,7 @@ impl Network {
             let radix = self.channels.per_node + self.ports;
             self.rr_out[output as usize] = after(r.in_local, radix);
             self.rr_in[r.input as usize] = after(r.vc_local, self.vcs);
-            self.advance(r.worm, r.pos, now, out);
+            self.advance(r.worm, r.pos, now, out, obs);
             moved += 1;
         }
         self.touched_out.clear();
@@ -520,7 +554,14 @@ impl Network {
     }
 
     /// Move worm `id`'s flit at `pos` one position on.
-    fn advance(&mut self, id: u32, pos: i32, now: u64, out: &mut Vec<Arrival>) {
+    fn advance(
+        &mut self,
+        id: u32,
+        pos: i32,
+        now: u64,
+        out: &mut Vec<Arrival>,
+        obs: &mut impl Observer,
+    ) {
         let b = self.buffer;
         let w = &mut self.worms[id as usize];
         let last = w.hops.len() as i32 - 1;
@@ -556,6 +597,7 @@ impl Network {
             }
             vc.count += 1;
             self.flit_hops += 1;
+            obs.on_flit(now, ChannelId(hop.channel));
         }
         if !is_tail {
             return;
@@ -596,6 +638,7 @@ impl Network {
                 let port = w.ej - self.links;
                 self.ej_owner[port as usize] = NONE;
                 self.free_worms.push(id);
+                self.ended += 1;
                 Self::wake(&mut self.worms, sleepers);
                 let sleepers = &mut self.wake_eject[(port / self.ports) as usize];
                 Self::wake(&mut self.worms, sleepers);
@@ -709,6 +752,7 @@ mod tests {
     use super::*;
     use crate::plan::Hop;
     use crate::sim::wormhole::channels::Classes;
+    use crate::sim::wormhole::observer::NoObserver;
     use crate::topology::Shape;
 
     /// The conservation check sees a flit that appears from nowhere and one that vanishes.
@@ -737,7 +781,7 @@ mod tests {
             .unwrap();
         let mut out = Vec::new();
         for now in 0..4 {
-            net.step(now, &mut out);
+            net.step(now, &mut out, &mut NoObserver);
         }
         net.check_conservation().unwrap();
         net.worms[0].hops[0].flits += 1;

@@ -15,6 +15,7 @@ use crate::route::dimension_ordered;
 use crate::topology::Node;
 
 use super::network::{Arrival, Network, NONE};
+use super::observer::Observer;
 use crate::error::WormholeError;
 
 /// What a message is.
@@ -158,18 +159,20 @@ impl Nodes {
         }
     }
 
-    /// One cycle: the network moves, copies that arrived are handed to their nodes (which queue
-    /// their own sends), and waiting sends take free injection channels. Completed messages are
-    /// appended to `done`; returns the flits moved.
+    /// One cycle: the network moves (telling `obs` of every flit that crosses a channel), copies
+    /// that arrived are handed to their nodes (which queue their own sends), and waiting sends
+    /// take free injection channels. Completed messages are appended to `done`; returns the
+    /// flits moved.
     pub fn cycle(
         &mut self,
         net: &mut Network,
         now: u64,
         done: &mut Vec<Completed>,
+        obs: &mut impl Observer,
     ) -> Result<u32, WormholeError> {
         let mut arrivals = std::mem::take(&mut self.arrivals);
         arrivals.clear();
-        let moved = net.step(now, &mut arrivals);
+        let moved = net.step(now, &mut arrivals, obs);
         for &a in &arrivals {
             self.arrive(a, now, done);
         }

@@ -59,6 +59,7 @@ use crate::workload::{random_destinations, seeded};
 
 use super::channels::Classes;
 use super::nodes::Completed;
+use super::observer::{Delivery, NoObserver, Observer};
 use super::{preparation_time, RouteNeeds, Router, Sim};
 use crate::error::WormholeError;
 
@@ -499,8 +500,15 @@ impl<'a> Generators<'a> {
         -(1.0 - u).ln() / self.setup.traffic.load
     }
 
-    /// Generate the messages due at `now` (in node order) into `sim`; returns how many.
-    fn generate(&mut self, now: u64, sim: &mut Sim, measured: bool) -> Result<u64, WormholeError> {
+    /// Generate the messages due at `now` (in node order) into `sim`, telling `obs`; returns how
+    /// many.
+    fn generate(
+        &mut self,
+        now: u64,
+        sim: &mut Sim,
+        measured: bool,
+        obs: &mut impl Observer,
+    ) -> Result<u64, WormholeError> {
         let mut count = 0;
         let t = &self.setup.traffic;
         while let Some(&Reverse((at, v))) = self.due.peek() {
@@ -509,7 +517,9 @@ impl<'a> Generators<'a> {
             }
             self.due.pop();
             let source = Node(v);
-            if self.rng.random::<f64>() < t.multicast {
+            let multicast = self.rng.random::<f64>() < t.multicast;
+            obs.on_generate(now, source, multicast);
+            if multicast {
                 let info = self.setup.algorithm.expect("checked");
                 let plan = info.route(&request(self.setup, source, &mut self.rng)?)?;
                 sim.nodes.multicast(now, self.prep, plan, measured);
@@ -528,6 +538,12 @@ impl<'a> Generators<'a> {
 
 /// Run `setup` and measure it.
 pub fn simulate(setup: &Setup) -> Result<Report, WormholeError> {
+    simulate_observed(setup, &mut NoObserver)
+}
+
+/// Run `setup` and measure it, telling `obs` of every message generated and delivered and of
+/// every flit crossing a channel, up to the run's last cycle (warm-up and drain included).
+pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Report, WormholeError> {
     check(setup)?;
     let mut sim = Sim::new(&setup.shape, setup.router, classes(setup)?)?;
     let mut sources = Generators::new(setup);
@@ -544,12 +560,13 @@ pub fn simulate(setup: &Setup) -> Result<Report, WormholeError> {
     let mut flit_hops = [0; 2];
     let mut now = 0u64;
     loop {
-        sim.cycle(now)?;
+        sim.cycle(now, obs)?;
         let window = now >= m.warmup && stop.is_none();
         for c in sim.done.drain(..) {
+            obs.on_deliver(&delivery(&c, now));
             tallies.add(&c, window, setup.router.length);
         }
-        let generated = sources.generate(now, &mut sim, window)?;
+        let generated = sources.generate(now, &mut sim, window, obs)?;
         if window {
             tallies.generated += generated;
         }
@@ -615,6 +632,17 @@ pub fn simulate(setup: &Setup) -> Result<Report, WormholeError> {
         cycles: now,
         flit_hops: sim.net.flit_hops,
     })
+}
+
+/// What an observer is told of completed message `c`, delivered at `now`.
+fn delivery(c: &Completed, now: u64) -> Delivery {
+    Delivery {
+        generated: now - c.latency,
+        delivered: now,
+        multicast: c.multicast,
+        destinations: c.destinations,
+        measured: c.measured,
+    }
 }
 
 /// A unicast's destination: the hot spot with its probability, else uniform over the other nodes.
