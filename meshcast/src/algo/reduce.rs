@@ -260,20 +260,25 @@ fn list(
     links: usize,
     mut plan: Plan,
 ) -> Plan {
-    // (zone index, local id, global node) of every node, in the order it receives the message.
+    // (zone index, local id) of every node, in the order it receives the message: the source,
+    // then the receiver of each send of the plan so far.
     let mut queue = Vec::with_capacity(links + 1);
-    queue.push((0u32, 0u32, plan.source()));
+    queue.push((0u32, 0u32));
     let mut c = Vec::new();
     let mut next = 0;
     while next < queue.len() {
-        let (zi, v, node) = queue[next];
+        let (zi, v) = queue[next];
+        let node = match next {
+            0 => plan.source(),
+            i => plan.send(i - 1).hops[0].node,
+        };
         next += 1;
         let z = &zones[zi as usize];
         if v == 0 {
             for &h in &z.hops {
                 let to = zones[h as usize].origin;
                 plan.push_edge(node, to);
-                queue.push((h, 0, to));
+                queue.push((h, 0));
             }
         }
         let Some(offset) = z.offset else { continue };
@@ -284,7 +289,7 @@ fn list(
             let t = &z.tables[d];
             let to = Node(node.0 - t[x] + if up { t[x + 1] } else { t[x - 1] });
             plan.push_edge(node, to);
-            queue.push((zi, w, to));
+            queue.push((zi, w));
         });
     }
     plan
