@@ -12,10 +12,13 @@
 //! source come from the zone reduction of `algo::reduce`, as for DIAG and DDS (issue 7: per
 //! orthant on the mesh, per zone on the torus).
 //!
-//! Complexity: each point keeps its best partner and the priority of that merge; a merge offers
-//! the meet to every point, and a point whose partner left is rescanned only when its stale
-//! priority comes out on top — O(K²·n) in practice, O(K³·n) at worst. (The paper's plane sweep
-//! reaches O(K log K) in the plane; we keep one n-D method.)
+//! Complexity: in 1D and 2D zones, O(K log K) by a plane sweep over the staircase of maximal
+//! points ([`sweep`], the idea of the paper's O(K log K) algorithm) that makes exactly the merges
+//! of the definition, ties included. In three or more dimensions, where the staircase argument
+//! fails, the definition itself ([`merge`]): each point keeps its best partner and the priority of
+//! that merge; a merge offers the meet to every point, and a point whose partner left is rescanned
+//! only when its stale priority comes out on top — O(K²·n) in practice, O(K³·n) at worst. A
+//! property test holds the sweep to that loop.
 //!
 //! Choices the paper leaves open, and ours: the monotone path from `m` to `p` is the
 //! dimension-ordered one (where it meets the tree, the branch starts at the last tree node on it);
