@@ -13,9 +13,9 @@
 //! orthant on the mesh, per zone on the torus).
 //!
 //! Complexity: in 1D and 2D zones, O(K log K) by a plane sweep over the staircase of maximal
-//! points ([`sweep`], the idea of the paper's O(K log K) algorithm) that makes exactly the merges
+//! points (`sweep`, the idea of the paper's O(K log K) algorithm) that makes exactly the merges
 //! of the definition, ties included. In three or more dimensions, where the staircase argument
-//! fails, the definition itself ([`merge`]): each point keeps its best partner and the priority of
+//! fails, the definition itself (`merge`): each point keeps its best partner and the priority of
 //! that merge; a merge offers the meet to every point, and a point whose partner left is rescanned
 //! only when its stale priority comes out on top — O(K²·n) in practice, O(K³·n) at worst. A
 //! property test holds the sweep to that loop.
