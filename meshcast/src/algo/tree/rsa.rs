@@ -88,8 +88,8 @@ fn merge(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
     links
 }
 
-/// The merging loop of [`merge`] in a 1D or 2D zone, in O(K log K): Rao et al.'s plane sweep,
-/// with the same choice at every step, ties included.
+/// The merging loop of [`merge`] in a 1D or 2D zone in O(K log K), the bound of Rao et al.'s
+/// plane sweep, making the same choice at every step, ties included.
 ///
 /// The merge chosen is the pair `{p, q}` whose meet is farthest from the origin, then of the
 /// smallest ids. In the plane only two kinds of pairs can be that pair. Sort the maximal points
