@@ -171,31 +171,36 @@ impl Plane {
                 plane.insert(u);
             }
         }
+        plane.build_staircase();
+        plane
+    }
+
+    /// The staircase of the points inserted, and every candidate in the heap: a row's rightmost
+    /// point is maximal when it lies right of every point of the rows above.
+    fn build_staircase(&mut self) {
         let mut right = None;
-        for y in (0..height).rev() {
-            let Some(&x) = plane.rows[y as usize].last() else {
+        for y in (0..self.rows.len() as u32).rev() {
+            let Some(&x) = self.rows[y as usize].last() else {
                 continue;
             };
             if right.is_none_or(|r| x > r) {
-                plane.stair.insert(x, plane.id(x, y));
+                self.stair.insert(x, self.id(x, y));
                 right = Some(x);
             }
         }
-        for y in 0..height {
-            let dominated: Vec<u32> = plane.rows[y as usize]
-                .iter()
-                .map(|&x| plane.id(x, y))
-                .filter(|&u| !plane.is_maximal(u))
-                .collect();
-            for u in dominated {
-                plane.push_dominated(u);
+        let width = self.width;
+        let points: Vec<u32> = (0..self.rows.len() as u32)
+            .flat_map(|y| self.rows[y as usize].iter().map(move |&x| x + y * width))
+            .collect();
+        for u in points {
+            if !self.is_maximal(u) {
+                self.push_dominated(u);
             }
         }
-        let stair: Vec<u32> = plane.stair.values().copied().collect();
+        let stair: Vec<u32> = self.stair.values().copied().collect();
         for w in stair.windows(2) {
-            plane.push_neighbours(w[0], w[1]);
+            self.push_neighbours(w[0], w[1]);
         }
-        plane
     }
 
     fn id(&self, x: u32, y: u32) -> u32 {
@@ -270,10 +275,15 @@ impl Plane {
         self.rows[y as usize].remove(&x);
         self.update_row(y);
         self.len -= 1;
-        if self.stair.get(&x) != Some(&u) {
-            return;
+        if self.stair.get(&x) == Some(&u) {
+            self.stair.remove(&x);
+            self.uncover(x, y);
         }
-        self.stair.remove(&x);
+    }
+
+    /// After the maximal point at `(x, y)` left: the points it alone dominated join the
+    /// staircase, and every new pair of neighbours becomes a candidate.
+    fn uncover(&mut self, x: u32, y: u32) {
         let left = self.stair.range(..x).next_back().map(|(&lx, &l)| (lx, l));
         let right = self.stair.range(x + 1..).next().map(|(_, &r)| r);
         let mut chain: Vec<u32> = left.iter().map(|&(_, l)| l).collect();
