@@ -61,13 +61,6 @@ pub struct Send<'a> {
     pub hops: &'a [Hop],
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    from: Node,
-    start: u32,
-    end: u32,
-}
-
 /// The sends of a plan grouped by sender (a flat index): node `v`'s sends are
 /// `order[first[v]..first[v + 1]]`.
 pub(crate) struct BySender {
@@ -86,12 +79,19 @@ impl BySender {
 }
 
 /// A multicast plan: source, destinations and the sends that deliver the message.
+///
+/// Storage: per send its sender, and the hops of all sends one after the other. Where every
+/// send so far has one hop (every tree plan), send `i` is hop `i` and no bounds are kept: 12
+/// bytes per link instead of 20. The first send of another length writes every send's bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     kind: PlanKind,
     source: Node,
     destinations: Vec<Node>,
-    spans: Vec<Span>,
+    /// The sender of every send.
+    from: Vec<Node>,
+    /// Where the hops of every send end in `hops`; none while every send has one hop.
+    ends: Option<Vec<u32>>,
     hops: Vec<Hop>,
 }
 
@@ -102,7 +102,8 @@ impl Plan {
             kind,
             source,
             destinations,
-            spans: Vec::new(),
+            from: Vec::new(),
+            ends: None,
             hops: Vec::new(),
         }
     }
@@ -124,10 +125,15 @@ impl Plan {
 
     /// Append a send from `from` along `hops`.
     pub fn push_send(&mut self, from: Node, hops: impl IntoIterator<Item = Hop>) {
-        let start = self.hops.len() as u32;
         self.hops.extend(hops);
         let end = self.hops.len() as u32;
-        self.spans.push(Span { from, start, end });
+        if self.ends.is_none() && end as usize != self.from.len() + 1 {
+            self.ends = Some((1..=self.from.len() as u32).collect());
+        }
+        if let Some(ends) = &mut self.ends {
+            ends.push(end);
+        }
+        self.from.push(from);
     }
 
     /// Append a tree edge: a one-hop send from `from` that leaves a copy at `to`.
@@ -143,27 +149,33 @@ impl Plan {
 
     /// Room for `n` more tree edges without reallocating.
     pub(crate) fn reserve_edges(&mut self, n: usize) {
-        self.spans.reserve(n);
+        self.from.reserve(n);
         self.hops.reserve(n);
     }
 
     /// The number of sends.
     pub fn send_count(&self) -> usize {
-        self.spans.len()
+        self.from.len()
     }
 
     /// Send number `i`.
     pub fn send(&self, i: usize) -> Send<'_> {
-        let s = self.spans[i];
+        let hops = match &self.ends {
+            None => &self.hops[i..=i],
+            Some(ends) => {
+                let start = if i == 0 { 0 } else { ends[i - 1] };
+                &self.hops[start as usize..ends[i] as usize]
+            }
+        };
         Send {
-            from: s.from,
-            hops: &self.hops[s.start as usize..s.end as usize],
+            from: self.from[i],
+            hops,
         }
     }
 
     /// The sends in plan order.
     pub fn sends(&self) -> impl ExactSizeIterator<Item = Send<'_>> + '_ {
-        (0..self.spans.len()).map(|i| self.send(i))
+        (0..self.from.len()).map(|i| self.send(i))
     }
 
     /// Traffic `|E|`: the number of channel traversals over all sends (seed 001 eq. 2.1.1).
@@ -175,14 +187,14 @@ impl Plan {
     /// sends are sorted by `rank[send index]` (stable), and the sends are re-listed causally
     /// (breadth first from the source).
     pub fn reordered(&self, rank: &[u64]) -> Plan {
-        assert_eq!(rank.len(), self.spans.len(), "one rank per send");
+        assert_eq!(rank.len(), self.from.len(), "one rank per send");
         let mut by = self.by_sender();
         for v in 0..by.first.len() - 1 {
             let range = by.first[v] as usize..by.first[v + 1] as usize;
             by.order[range].sort_by_key(|&i| rank[i as usize]);
         }
         let mut out = Plan::new(self.kind, self.source, self.destinations.clone());
-        out.spans.reserve(self.spans.len());
+        out.from.reserve(self.from.len());
         out.hops.reserve(self.hops.len());
         let mut frontier = vec![self.source];
         let mut next = 0;
@@ -201,25 +213,25 @@ impl Plan {
     /// The sends grouped by sender, each group in plan order.
     pub(crate) fn by_sender(&self) -> BySender {
         let nodes = self
-            .spans
+            .from
             .iter()
-            .map(|s| s.from.index())
+            .map(|f| f.index())
             .chain([self.source.index()])
             .max()
             .unwrap_or(0)
             + 1;
         let mut first = vec![0u32; nodes + 1];
-        for s in &self.spans {
-            first[s.from.index() + 1] += 1;
+        for f in &self.from {
+            first[f.index() + 1] += 1;
         }
         for v in 0..nodes {
             first[v + 1] += first[v];
         }
         let mut fill = first.clone();
-        let mut order = vec![0u32; self.spans.len()];
-        for (i, s) in self.spans.iter().enumerate() {
-            order[fill[s.from.index()] as usize] = i as u32;
-            fill[s.from.index()] += 1;
+        let mut order = vec![0u32; self.from.len()];
+        for (i, f) in self.from.iter().enumerate() {
+            order[fill[f.index()] as usize] = i as u32;
+            fill[f.index()] += 1;
         }
         BySender { first, order }
     }
@@ -402,6 +414,34 @@ mod tests {
             p.validate(&s, true),
             Err(PlanError::NotShortest { .. })
         ));
+    }
+
+    #[test]
+    fn sends_of_one_hop_then_of_others_keep_their_hops() {
+        let s: Shape = "mesh:3x3".parse().unwrap();
+        let src = n(&s, &[0, 0]);
+        let hop = |c: [u32; 2], drop| Hop {
+            node: n(&s, &c),
+            drop,
+        };
+        let dests = vec![n(&s, &[1, 0]), n(&s, &[1, 2]), n(&s, &[0, 1])];
+        let mut p = Plan::new(PlanKind::Unicast, src, dests);
+        p.push_send(src, [hop([1, 0], true)]);
+        p.push_send(n(&s, &[1, 0]), [hop([1, 1], false), hop([1, 2], true)]);
+        p.push_send(src, [hop([0, 1], true)]);
+        let sends: Vec<(Node, Vec<Hop>)> = p.sends().map(|x| (x.from, x.hops.to_vec())).collect();
+        assert_eq!(
+            sends,
+            [
+                (src, vec![hop([1, 0], true)]),
+                (n(&s, &[1, 0]), vec![hop([1, 1], false), hop([1, 2], true)]),
+                (src, vec![hop([0, 1], true)]),
+            ]
+        );
+        assert_eq!(p.validate(&s, true), Ok(()));
+        p.push_send(src, []);
+        assert!(p.send(3).hops.is_empty());
+        assert_eq!(p.traffic(), 4);
     }
 
     #[test]

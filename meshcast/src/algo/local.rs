@@ -145,16 +145,18 @@ pub enum Reach {
 
 // A node's `parent` word, from the high bit down:
 //
-//   bit 31     STEM  on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
-//   bit 30     DEST  a destination (set by `LocalTree::prune`)
-//   bit 29     KEEP  a destination lies below it (set by `LocalTree::prune`)
-//   bits 0–28  ID    the parent's local id; ids stay below 2²⁶ (`topology::MAX_NODES`)
+//   bit 31      STEM      on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
+//   bit 30      DEST      a destination (set by `LocalTree::prune`)
+//   bits 26–29  CHILDREN  how many children pruning kept, saturating at 15 (exact up to 8
+//                         dimensions); nonzero: a destination lies below it
+//   bits 0–25   ID        the parent's local id; ids stay below 2²⁶ (`topology::MAX_NODES`)
 //
 // The origin's word is 0 (its own id, no flag). Membership is not in the word but in the bitmap.
 const STEM: u32 = 1 << 31;
 const DEST: u32 = 1 << 30;
-const KEEP: u32 = 1 << 29;
-const ID: u32 = KEEP - 1;
+const ONE_CHILD: u32 = 1 << 26;
+const CHILDREN: u32 = 15 * ONE_CHILD;
+const ID: u32 = ONE_CHILD - 1;
 
 /// What the trees know of one node: its insertion number and its parent word, side by side so
 /// that one cache line serves both. Ties between equally close tree nodes go to the earliest
@@ -245,7 +247,8 @@ impl Forest {
 
     /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
     /// first if `stem_first`, then by dimension, increasing direction first — each as
-    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates.
+    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. The search of `v`'s grid
+    /// neighbours stops at the last child pruning counted (a leaf searches none).
     pub(crate) fn children(
         &self,
         grid: &Grid,
@@ -260,29 +263,35 @@ impl Forest {
         let is_child =
             |w: u32| bit(member, offset + w as usize) && slots[w as usize].parent & ID == v;
         let stem = |w: u32| slots[w as usize].parent & STEM != 0;
+        let count = slots[v as usize].parent & CHILDREN;
+        let mut left = if count == CHILDREN {
+            u32::MAX
+        } else {
+            count / ONE_CHILD
+        };
         let mut stem_child = NONE;
         for pass in [true, false] {
             if pass && !stem_first {
                 continue;
             }
             for (d, &x) in c.iter().enumerate() {
+                if left == 0 {
+                    return;
+                }
                 let s = grid.stride(d);
                 let steps = [
                     (x + 1 < grid.ext[d], v + s, true),
                     (x > 0, v.wrapping_sub(s), false),
                 ];
                 for (inside, w, up) in steps {
-                    if !inside || !is_child(w) || w == stem_child {
+                    if !inside || !is_child(w) || w == stem_child || pass && !stem(w) {
                         continue;
                     }
                     if pass {
-                        if stem(w) {
-                            stem_child = w;
-                            child(w, d, up);
-                        }
-                    } else {
-                        child(w, d, up);
+                        stem_child = w;
                     }
+                    left -= 1;
+                    child(w, d, up);
                 }
             }
         }
@@ -480,8 +489,11 @@ impl LocalTree<'_> {
         let mut kept = 0;
         for &i in self.nodes.iter().rev() {
             let p = self.slots[i as usize].parent;
-            if p & (DEST | KEEP) != 0 {
-                self.slots[(p & ID) as usize].parent |= KEEP;
+            if p & (DEST | CHILDREN) != 0 {
+                let parent = &mut self.slots[(p & ID) as usize].parent;
+                if *parent & CHILDREN != CHILDREN {
+                    *parent += ONE_CHILD;
+                }
                 kept += 1;
             } else {
                 clear_bit(self.member, self.offset + i as usize);

@@ -300,8 +300,9 @@ impl PlanZone {
     }
 }
 
-/// Fill `plan` (empty, room reserved for its `links` edges): the sends listed breadth first from the source, each node's in port order — the
-/// hops to zone origins first, lower zone first, then its children in its zone's tree.
+/// Fill `plan` (empty, room reserved for its `links` edges): the sends listed breadth first from
+/// the source, each node's in port order — the hops to zone origins first, lower zone first, then
+/// its children in its zone's tree.
 fn list(
     forest: &Forest,
     zones: &[PlanZone],
@@ -309,20 +310,30 @@ fn list(
     links: usize,
     mut plan: Plan,
 ) -> Plan {
-    // (zone index, local id, global node) of every node, in the order it receives the message.
+    // Every node in the order it receives the message (the source, then the receiver of each
+    // send of the plan so far), as a [`Place`].
+    let places = Places::new(zones);
+    let origin = |zi: u32| {
+        zones[zi as usize]
+            .offset
+            .map_or(TREELESS | zi, |o| o as Place)
+    };
     let mut queue = Vec::with_capacity(links + 1);
-    queue.push((0u32, 0u32, plan.source()));
+    queue.push(origin(0));
     let mut c = Vec::new();
     let mut next = 0;
     while next < queue.len() {
-        let (zi, v, node) = queue[next];
+        let (zi, v) = places.locate(queue[next]);
+        let node = match next {
+            0 => plan.source(),
+            i => plan.send(i - 1).hops[0].node,
+        };
         next += 1;
         let z = &zones[zi as usize];
         if v == 0 {
             for &h in &z.hops {
-                let to = zones[h as usize].origin;
-                plan.push_edge(node, to);
-                queue.push((h, 0, to));
+                plan.push_edge(node, zones[h as usize].origin);
+                queue.push(origin(h));
             }
         }
         let Some(offset) = z.offset else { continue };
@@ -333,10 +344,39 @@ fn list(
             let t = &z.tables[d];
             let to = Node(node.0 - t[x] + if up { t[x + 1] } else { t[x - 1] });
             plan.push_edge(node, to);
-            queue.push((zi, w, to));
+            queue.push(offset as u32 + w);
         });
     }
     plan
+}
+
+/// A node of a plan in 4 bytes: a node of a zone tree as its place in the forest (the tree's
+/// offset plus its local id), the origin of a zone without a tree as `TREELESS` and the zone's
+/// index (forest places stay below 2²⁶, `MAX_NODES`).
+type Place = u32;
+
+const TREELESS: Place = 1 << 31;
+
+/// Where the zone trees lie in the forest: `(offset, zone index)`, by offset.
+struct Places(Vec<(u32, u32)>);
+
+impl Places {
+    fn new(zones: &[PlanZone]) -> Places {
+        let mut trees: Vec<(u32, u32)> = (0..zones.len() as u32)
+            .filter_map(|zi| zones[zi as usize].offset.map(|o| (o as u32, zi)))
+            .collect();
+        trees.sort_unstable();
+        Places(trees)
+    }
+
+    /// The zone index and local id of `place`.
+    fn locate(&self, place: Place) -> (u32, u32) {
+        if place & TREELESS != 0 {
+            return (place & !TREELESS, 0);
+        }
+        let (offset, zi) = self.0[self.0.partition_point(|&(o, _)| o <= place) - 1];
+        (zi, place - offset)
+    }
 }
 
 #[cfg(test)]

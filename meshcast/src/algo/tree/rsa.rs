@@ -12,10 +12,13 @@
 //! source come from the zone reduction of `algo::reduce`, as for DIAG and DDS (issue 7: per
 //! orthant on the mesh, per zone on the torus).
 //!
-//! Complexity: each point keeps its best partner and the priority of that merge; a merge offers
-//! the meet to every point, and a point whose partner left is rescanned only when its stale
-//! priority comes out on top — O(K²·n) in practice, O(K³·n) at worst. (The paper's plane sweep
-//! reaches O(K log K) in the plane; we keep one n-D method.)
+//! Complexity: in 1D and 2D zones, O(K log K) by a plane sweep over the staircase of maximal
+//! points (`sweep`, the idea of the paper's O(K log K) algorithm) that makes exactly the merges
+//! of the definition, ties included. In three or more dimensions, where the staircase argument
+//! fails, the definition itself (`merge`): each point keeps its best partner and the priority of
+//! that merge; a merge offers the meet to every point, and a point whose partner left is rescanned
+//! only when its stale priority comes out on top — O(K²·n) in practice, O(K³·n) at worst. A
+//! property test holds the sweep to that loop.
 //!
 //! Choices the paper leaves open, and ours: the monotone path from `m` to `p` is the
 //! dimension-ordered one (where it meets the tree, the branch starts at the last tree node on it);
@@ -33,6 +36,9 @@
 //! assert_eq!(Metrics::of(&plan, req.shape()).traffic, 17);
 //! ```
 
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::ops::Range;
+
 use crate::algo::local::{Grid, LocalTree, NONE};
 use crate::algo::reduce::ZoneAlgorithm;
 
@@ -42,23 +48,26 @@ pub struct Rsa;
 
 impl ZoneAlgorithm for Rsa {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
-        let parent = merge(&tree.grid, dests);
-        let mut children: Vec<u32> = (0..parent.len() as u32)
-            .filter(|&i| parent[i as usize] != NONE)
-            .collect();
+        let mut links = if tree.grid.rank() <= 2 {
+            sweep(&tree.grid, dests)
+        } else {
+            merge(&tree.grid, dests)
+        };
         // A point's meet lies nearer the origin, so joining nearest first finds every meet
         // already in the tree.
-        children.sort_unstable_by_key(|&i| (tree.grid.norm(i), i));
-        for child in children {
-            tree.connect(parent[child as usize], child);
+        links.sort_unstable_by_key(|&(child, _)| (tree.grid.norm(child), child));
+        for (child, parent) in links {
+            tree.connect(parent, child);
         }
     }
 }
 
-/// Run the merging loop on the origin and `dests`; returns, per local id, the point it was merged
-/// into (its parent in the arborescence), or `NONE`.
-fn merge(grid: &Grid, dests: &[u32]) -> Vec<u32> {
-    let mut parent = vec![NONE; grid.len()];
+/// Run the merging loop on the origin and `dests` in any dimension; returns every point merged
+/// into another (its parent in the arborescence), as `(point, parent)`. A point leaves the set
+/// at most once with a parent: it could come back only as a later meet, and meets only get
+/// nearer the origin.
+fn merge(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
+    let mut links = Vec::new();
     let mut points = Points::new(grid, dests);
     while points.len() > 1 {
         let i = points.first_merge();
@@ -70,13 +79,297 @@ fn merge(grid: &Grid, dests: &[u32]) -> Vec<u32> {
         for x in [p, q] {
             points.remove(x);
             if x != m {
-                parent[x as usize] = m;
+                links.push((x, m));
             }
         }
         points.insert(m, &meet);
         points.refresh(m);
     }
-    parent
+    links
+}
+
+/// The merging loop of [`merge`] in a 1D or 2D zone in O(K log K), the bound of Rao et al.'s
+/// plane sweep, making the same choice at every step, ties included.
+///
+/// The merge chosen is the pair `{p, q}` whose meet is farthest from the origin, then of the
+/// smallest ids. In the plane only two kinds of pairs can be that pair. Sort the maximal points
+/// (those no other point dominates) by x: their y falls, and two of them that are not
+/// neighbours meet strictly nearer the origin than some two neighbours between them. A point `r`
+/// some other point dominates meets any point at most `|r|` away, exactly `|r|` with the points
+/// that dominate it — and every one of those has a larger id than `r` (ids grow with y, then x),
+/// so its best partner is its dominator of least id. A candidate is thus known by its meet's
+/// distance and its smaller id alone: each neighbouring pair of maximal points, and each
+/// dominated point. A heap holds them, checked when they come out on top (a pair that is no
+/// longer neighbours, a point no longer there or no longer dominated is dropped).
+///
+/// Meets get no farther as the loop goes on, and a new meet `m` enters dominated (by the pair
+/// that made it, still there when it enters): removing a maximal point is the only change of
+/// the staircase, and the points it uncovers are found row by row in a tree of each row's
+/// largest x. With rank 1, every point is on row 0.
+fn sweep(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
+    let mut plane = Plane::new(grid, dests);
+    let mut links = Vec::new();
+    while plane.len > 1 {
+        let (key, left) = plane.heap.pop().expect("two points have a candidate pair");
+        let a = !(key as u32);
+        let (p, q) = if left == NONE {
+            if !plane.contains(a) || plane.is_maximal(a) {
+                continue;
+            }
+            (a, plane.dominator(a))
+        } else {
+            if !plane.neighbours(left, a) {
+                continue;
+            }
+            (left, a)
+        };
+        let m = plane.meet(p, q);
+        if !plane.contains(m) {
+            plane.insert(m);
+        }
+        for x in [p, q] {
+            if x != m {
+                plane.remove(x);
+                links.push((x, m));
+            }
+        }
+        if !plane.is_maximal(m) {
+            plane.push_dominated(m);
+        }
+    }
+    links
+}
+
+/// The points of [`sweep`]: per row the x of every point, a tree of each row's largest x, the
+/// staircase of maximal points, and the heap of candidate merges.
+struct Plane {
+    width: u32,
+    rows: Vec<BTreeSet<u32>>,
+    largest: RowMax,
+    /// The maximal points, x → id.
+    stair: BTreeMap<u32, u32>,
+    /// Candidates: the meet's distance from the origin above the complement of the smaller id,
+    /// and the larger-x point of a staircase pair (`NONE`: a dominated point).
+    heap: BinaryHeap<(u64, u32)>,
+    len: usize,
+}
+
+impl Plane {
+    /// The origin and `dests`, the staircase built, every candidate in the heap.
+    fn new(grid: &Grid, dests: &[u32]) -> Plane {
+        let height = if grid.rank() == 2 { grid.extent(1) } else { 1 };
+        let mut plane = Plane {
+            width: grid.extent(0),
+            rows: vec![BTreeSet::new(); height as usize],
+            largest: RowMax::new(height as usize),
+            stair: BTreeMap::new(),
+            heap: BinaryHeap::new(),
+            len: 0,
+        };
+        for &u in dests.iter().chain(&[0]) {
+            if !plane.contains(u) {
+                plane.insert(u);
+            }
+        }
+        plane.build_staircase();
+        plane
+    }
+
+    /// The staircase of the points inserted, and every candidate in the heap: a row's rightmost
+    /// point is maximal when it lies right of every point of the rows above.
+    fn build_staircase(&mut self) {
+        let mut right = None;
+        for y in (0..self.rows.len() as u32).rev() {
+            let Some(&x) = self.rows[y as usize].last() else {
+                continue;
+            };
+            if right.is_none_or(|r| x > r) {
+                self.stair.insert(x, self.id(x, y));
+                right = Some(x);
+            }
+        }
+        let width = self.width;
+        let points: Vec<u32> = (0..self.rows.len() as u32)
+            .flat_map(|y| self.rows[y as usize].iter().map(move |&x| x + y * width))
+            .collect();
+        for u in points {
+            if !self.is_maximal(u) {
+                self.push_dominated(u);
+            }
+        }
+        let stair: Vec<u32> = self.stair.values().copied().collect();
+        for w in stair.windows(2) {
+            self.push_neighbours(w[0], w[1]);
+        }
+    }
+
+    fn id(&self, x: u32, y: u32) -> u32 {
+        x + y * self.width
+    }
+
+    fn xy(&self, u: u32) -> (u32, u32) {
+        (u % self.width, u / self.width)
+    }
+
+    fn meet(&self, p: u32, q: u32) -> u32 {
+        let ((px, py), (qx, qy)) = (self.xy(p), self.xy(q));
+        self.id(px.min(qx), py.min(qy))
+    }
+
+    fn contains(&self, u: u32) -> bool {
+        let (x, y) = self.xy(u);
+        self.rows[y as usize].contains(&x)
+    }
+
+    fn is_maximal(&self, u: u32) -> bool {
+        self.stair.get(&self.xy(u).0) == Some(&u)
+    }
+
+    /// Whether `left` and `right` are maximal points, neighbours on the staircase.
+    fn neighbours(&self, left: u32, right: u32) -> bool {
+        self.is_maximal(left)
+            && self.is_maximal(right)
+            && self.stair.range(self.xy(left).0 + 1..).next() == Some((&self.xy(right).0, &right))
+    }
+
+    /// A dominated point `r`: its best merge is with its dominator of least id.
+    fn push_dominated(&mut self, r: u32) {
+        let (x, y) = self.xy(r);
+        self.heap
+            .push((u64::from(x + y) << 32 | u64::from(!r), NONE));
+    }
+
+    /// Staircase neighbours (`left` has the smaller x): they meet at `left`'s x and `right`'s
+    /// y, and `right` has the smaller id.
+    fn push_neighbours(&mut self, left: u32, right: u32) {
+        let norm = self.xy(left).0 + self.xy(right).1;
+        self.heap
+            .push((u64::from(norm) << 32 | u64::from(!right), left));
+    }
+
+    /// The point of least id among those that dominate `r` (a row above, or its own row to
+    /// the right).
+    fn dominator(&self, r: u32) -> u32 {
+        let (x, y) = self.xy(r);
+        if let Some(&right) = self.rows[y as usize].range(x + 1..).next() {
+            return self.id(right, y);
+        }
+        let row = self
+            .largest
+            .first_at_least(y as usize + 1, x + 1)
+            .expect("a dominated point has a dominator");
+        let &above = self.rows[row].range(x..).next().expect("the row reaches x");
+        self.id(above, row as u32)
+    }
+
+    fn insert(&mut self, u: u32) {
+        let (x, y) = self.xy(u);
+        self.rows[y as usize].insert(x);
+        self.update_row(y);
+        self.len += 1;
+    }
+
+    /// Remove `u`; if it was maximal, the points it alone dominated join the staircase.
+    fn remove(&mut self, u: u32) {
+        let (x, y) = self.xy(u);
+        self.rows[y as usize].remove(&x);
+        self.update_row(y);
+        self.len -= 1;
+        if self.stair.get(&x) == Some(&u) {
+            self.stair.remove(&x);
+            self.uncover(x, y);
+        }
+    }
+
+    /// After the maximal point at `(x, y)` left: the points it alone dominated join the
+    /// staircase, and every new pair of neighbours becomes a candidate.
+    fn uncover(&mut self, x: u32, y: u32) {
+        let left = self.stair.range(..x).next_back().map(|(&lx, &l)| (lx, l));
+        let right = self.stair.range(x + 1..).next().map(|(_, &r)| r);
+        let mut chain: Vec<u32> = left.iter().map(|&(_, l)| l).collect();
+        let floor = right.map(|r| self.xy(r).1 as usize + 1).unwrap_or(0);
+        let (mut top, mut beyond) = (y as usize + 1, left.map(|(lx, _)| lx));
+        // Row by row downwards: the highest row below `top` with a point right of `beyond`;
+        // its rightmost point is maximal.
+        while let Some(row) = self.largest.last_below(top, beyond.map_or(1, |b| b + 2)) {
+            if row < floor {
+                break;
+            }
+            let &px = self.rows[row].last().expect("a row with a largest x");
+            let p = self.id(px, row as u32);
+            self.stair.insert(px, p);
+            chain.push(p);
+            (top, beyond) = (row, Some(px));
+        }
+        chain.extend(right);
+        for w in chain.windows(2) {
+            self.push_neighbours(w[0], w[1]);
+        }
+    }
+
+    fn update_row(&mut self, y: u32) {
+        let value = self.rows[y as usize].last().map_or(0, |&x| x + 1);
+        self.largest.set(y as usize, value);
+    }
+}
+
+/// Per row, one more than its largest x (0: an empty row), in a max segment tree.
+struct RowMax {
+    size: usize,
+    tree: Vec<u32>,
+}
+
+impl RowMax {
+    fn new(rows: usize) -> RowMax {
+        let size = rows.next_power_of_two();
+        RowMax {
+            size,
+            tree: vec![0; 2 * size],
+        }
+    }
+
+    fn set(&mut self, row: usize, value: u32) {
+        let mut i = row + self.size;
+        self.tree[i] = value;
+        while i > 1 {
+            i /= 2;
+            self.tree[i] = self.tree[2 * i].max(self.tree[2 * i + 1]);
+        }
+    }
+
+    /// The lowest row at or above `from` whose value is at least `v`.
+    fn first_at_least(&self, from: usize, v: u32) -> Option<usize> {
+        self.first(1, 0..self.size, from, v)
+    }
+
+    fn first(&self, node: usize, span: Range<usize>, from: usize, v: u32) -> Option<usize> {
+        if span.end <= from || self.tree[node] < v {
+            return None;
+        }
+        if span.len() == 1 {
+            return Some(span.start);
+        }
+        let mid = (span.start + span.end) / 2;
+        self.first(2 * node, span.start..mid, from, v)
+            .or_else(|| self.first(2 * node + 1, mid..span.end, from, v))
+    }
+
+    /// The highest row below `to` whose value is at least `v`.
+    fn last_below(&self, to: usize, v: u32) -> Option<usize> {
+        self.last(1, 0..self.size, to, v)
+    }
+
+    fn last(&self, node: usize, span: Range<usize>, to: usize, v: u32) -> Option<usize> {
+        if span.start >= to || self.tree[node] < v {
+            return None;
+        }
+        if span.len() == 1 {
+            return Some(span.start);
+        }
+        let mid = (span.start + span.end) / 2;
+        self.last(2 * node + 1, mid..span.end, to, v)
+            .or_else(|| self.last(2 * node, span.start..mid, to, v))
+    }
 }
 
 /// The points still to merge, with their coordinates and each one's best partner.
@@ -198,26 +491,75 @@ impl Points {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The merges of [`sweep`] and of the n-dimensional loop, as sorted `(point, parent)` lists.
+    fn both(grid: &Grid, dests: &[u32]) -> [Vec<(u32, u32)>; 2] {
+        [sweep(grid, dests), merge(grid, dests)].map(|mut links| {
+            links.sort_unstable();
+            links
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The plane sweep merges exactly as the loop of the definition, ties included: small
+        /// zones and dense destination sets make equal meets common.
+        #[test]
+        fn the_sweep_merges_as_the_loop(
+            ext in prop::collection::vec(1u32..12, 1..3),
+            picks in prop::collection::vec(any::<u32>(), 0..40),
+        ) {
+            let grid = Grid::new(&ext);
+            let mut dests: Vec<u32> = picks.iter().map(|p| p % grid.len() as u32).collect();
+            dests.sort_unstable();
+            dests.dedup();
+            let [fast, oracle] = both(&grid, &dests);
+            prop_assert_eq!(fast, oracle);
+        }
+    }
+
+    #[test]
+    fn the_sweep_merges_as_the_loop_on_large_sets() {
+        let grid = Grid::new(&[64, 48]);
+        let mut state = 7u64;
+        for k in [50, 300, 1000, 3000] {
+            let dests: Vec<u32> = (0..k)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    (state >> 33) as u32 % grid.len() as u32
+                })
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let [fast, oracle] = both(&grid, &dests);
+            assert_eq!(fast, oracle, "K = {k}");
+        }
+    }
 
     #[test]
     fn merges_the_pair_with_the_farthest_meet_first() {
         let grid = Grid::new(&[6, 6]);
         let id = |x, y| grid.index(&[x, y]);
         // (5,2) and (3,4) meet at (3,2), norm 5; (1,5) meets either at norm ≤ 3.
-        let parent = merge(&grid, &[id(5, 2), id(3, 4), id(1, 5)]);
-        assert_eq!(parent[id(5, 2) as usize], id(3, 2));
-        assert_eq!(parent[id(3, 4) as usize], id(3, 2));
-        assert_eq!(parent[id(3, 2) as usize], id(1, 2));
-        assert_eq!(parent[id(1, 5) as usize], id(1, 2));
-        assert_eq!(parent[id(1, 2) as usize], 0);
+        for links in both(&grid, &[id(5, 2), id(3, 4), id(1, 5)]) {
+            let parent = |u: u32| links.iter().find(|l| l.0 == u).map(|l| l.1);
+            assert_eq!(parent(id(5, 2)), Some(id(3, 2)));
+            assert_eq!(parent(id(3, 4)), Some(id(3, 2)));
+            assert_eq!(parent(id(3, 2)), Some(id(1, 2)));
+            assert_eq!(parent(id(1, 5)), Some(id(1, 2)));
+            assert_eq!(parent(id(1, 2)), Some(0));
+        }
     }
 
     #[test]
     fn a_dominated_destination_is_the_meet() {
         let grid = Grid::new(&[4, 4]);
         let id = |x, y| grid.index(&[x, y]);
-        let parent = merge(&grid, &[id(1, 1), id(3, 3)]);
-        assert_eq!(parent[id(3, 3) as usize], id(1, 1));
-        assert_eq!(parent[id(1, 1) as usize], 0);
+        for links in both(&grid, &[id(1, 1), id(3, 3)]) {
+            assert_eq!(links, vec![(id(1, 1), 0), (id(3, 3), id(1, 1))]);
+        }
     }
 }
