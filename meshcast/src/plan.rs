@@ -316,27 +316,80 @@ impl Plan {
     }
 
     fn check_destinations(&self, shape: &Shape) -> Result<(), PlanError> {
-        let bad = |what: String| Err(PlanError::Destinations(what));
-        if self.source.index() >= shape.len() {
-            return bad(format!("source id {} is out of range", self.source.index()));
-        }
-        let mut seen = vec![false; shape.len()];
-        for &d in &self.destinations {
-            if d.index() >= shape.len() {
-                return bad(format!("destination id {} is out of range", d.index()));
+        let fault = match multicast_fault(shape, self.source, &self.destinations) {
+            None => return Ok(()),
+            Some(fault) => fault,
+        };
+        let what = match fault {
+            MulticastFault::SourceOutOfRange => {
+                format!("source id {} is out of range", self.source.index())
             }
-            if d == self.source {
-                return bad(format!("the source {} is a destination", shape.fmt_node(d)));
+            MulticastFault::OutOfRange(d) => {
+                format!("destination id {} is out of range", d.index())
             }
-            if std::mem::replace(&mut seen[d.index()], true) {
-                return bad(format!("{} is listed twice", shape.fmt_node(d)));
+            MulticastFault::Source(d) => {
+                format!("the source {} is a destination", shape.fmt_node(d))
             }
-        }
-        if self.destinations.is_empty() {
-            return bad("it is empty".to_string());
-        }
-        Ok(())
+            MulticastFault::Twice(d) => format!("{} is listed twice", shape.fmt_node(d)),
+            MulticastFault::Empty => "it is empty".to_string(),
+        };
+        Err(PlanError::Destinations(what))
     }
+}
+
+/// The first thing wrong with a multicast's source and destination list, as a scan in list order
+/// meets it (the source first, then each destination in turn, then an empty list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MulticastFault {
+    /// The source is not a node of the shape.
+    SourceOutOfRange,
+    /// A destination that is not a node of the shape.
+    OutOfRange(Node),
+    /// A destination that is the source.
+    Source(Node),
+    /// A destination listed a second time.
+    Twice(Node),
+    /// No destination.
+    Empty,
+}
+
+/// The one check of a destination list, shared by [`crate::algo::Request::new`] (the input) and
+/// [`Plan::validate`] (a plan's claim): `None` when the destinations are distinct nodes of `shape`
+/// other than `source` and there is at least one. Duplicates are found by sorting the list, so
+/// the work is O(K log K) in the K destinations, not proportional to the mesh.
+pub(crate) fn multicast_fault(
+    shape: &Shape,
+    source: Node,
+    destinations: &[Node],
+) -> Option<MulticastFault> {
+    if source.index() >= shape.len() {
+        return Some(MulticastFault::SourceOutOfRange);
+    }
+    if destinations.is_empty() {
+        return Some(MulticastFault::Empty);
+    }
+    let misplaced = destinations
+        .iter()
+        .position(|&d| d.index() >= shape.len() || d == source);
+    let mut sorted: Vec<(Node, usize)> = destinations.iter().copied().zip(0..).collect();
+    sorted.sort_unstable();
+    let repeated = sorted
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| w[1].1)
+        .min();
+    let first = match (misplaced, repeated) {
+        (Some(m), Some(r)) => m.min(r),
+        (m, r) => m.or(r)?,
+    };
+    let d = destinations[first];
+    Some(if misplaced != Some(first) {
+        MulticastFault::Twice(d)
+    } else if d.index() >= shape.len() {
+        MulticastFault::OutOfRange(d)
+    } else {
+        MulticastFault::Source(d)
+    })
 }
 
 #[cfg(test)]
@@ -455,5 +508,42 @@ mod tests {
         assert_eq!(q.send(0).hops[0].node, n(&s, &[0, 1]));
         assert_eq!(q.validate(&s, true), Ok(()));
         assert_eq!(q.traffic(), 2);
+    }
+
+    /// The scan in list order that `multicast_fault` must agree with: the source, then each
+    /// destination (out of range, the source, seen before), then an empty list.
+    fn first_fault_in_order(len: usize, source: u32, dests: &[u32]) -> Option<MulticastFault> {
+        if source as usize >= len {
+            return Some(MulticastFault::SourceOutOfRange);
+        }
+        let mut seen = std::collections::HashSet::new();
+        for &d in dests {
+            let node = Node(d);
+            if d as usize >= len {
+                return Some(MulticastFault::OutOfRange(node));
+            }
+            if d == source {
+                return Some(MulticastFault::Source(node));
+            }
+            if !seen.insert(d) {
+                return Some(MulticastFault::Twice(node));
+            }
+        }
+        dests.is_empty().then_some(MulticastFault::Empty)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_destination_check_reports_what_a_scan_in_list_order_meets_first(
+            source in 0u32..11,
+            dests in proptest::collection::vec(0u32..11, 0..8),
+        ) {
+            let shape: Shape = "mesh:3x3".parse().unwrap();
+            let nodes: Vec<Node> = dests.iter().map(|&d| Node(d)).collect();
+            proptest::prop_assert_eq!(
+                multicast_fault(&shape, Node(source), &nodes),
+                first_fault_in_order(shape.len(), source, &dests)
+            );
+        }
     }
 }

@@ -22,7 +22,7 @@ pub mod unicast;
 use std::fmt;
 
 use crate::error::{Error, InputError, PlanError};
-use crate::plan::{Plan, PlanKind};
+use crate::plan::{multicast_fault, MulticastFault, Plan, PlanKind};
 use crate::topology::{Kind, Node, Shape};
 
 /// Settings that some algorithms take; the defaults are the papers'. Algorithms that take none
@@ -76,20 +76,18 @@ pub struct Request {
 impl Request {
     /// Check and build a request. Destinations keep the order given.
     pub fn new(shape: Shape, source: Node, destinations: Vec<Node>) -> Result<Request, InputError> {
-        let name = |n: Node| shape.fmt_node(n);
-        shape.node_at(source.index())?;
-        if destinations.is_empty() {
-            return Err(InputError::NoDestinations);
-        }
-        let mut seen = vec![false; shape.len()];
-        for &d in &destinations {
-            shape.node_at(d.index())?;
-            if d == source {
-                return Err(InputError::SourceIsDestination(name(d)));
-            }
-            if std::mem::replace(&mut seen[d.index()], true) {
-                return Err(InputError::DuplicateNode(name(d)));
-            }
+        let out_of_range = |n: Node| InputError::NodeIndex {
+            index: n.index(),
+            len: shape.len(),
+        };
+        if let Some(fault) = multicast_fault(&shape, source, &destinations) {
+            return Err(match fault {
+                MulticastFault::SourceOutOfRange => out_of_range(source),
+                MulticastFault::OutOfRange(d) => out_of_range(d),
+                MulticastFault::Source(d) => InputError::SourceIsDestination(shape.fmt_node(d)),
+                MulticastFault::Twice(d) => InputError::DuplicateNode(shape.fmt_node(d)),
+                MulticastFault::Empty => InputError::NoDestinations,
+            });
         }
         Ok(Request {
             shape,
