@@ -1,6 +1,6 @@
 //! Watching a traffic run from outside: an [`Observer`] is told of every message generated, every
-//! message delivered and every flit that crosses a network channel, to trace or export them
-//! (issue 16). It only watches: nothing it does changes the run.
+//! message delivered and every flit that crosses a network channel, to trace or export them.
+//! It only watches: nothing it does changes the run.
 //!
 //! The engine takes the observer as a generic parameter, so [`NoObserver`] (every method empty)
 //! compiles to nothing: [`simulate`](super::traffic::simulate) is
