@@ -11,11 +11,11 @@ use clap::Args;
 use meshcast::algo::AlgoInfo;
 use meshcast::eval::Ports;
 use meshcast::sim::wormhole::traffic::{
-    simulate_all, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
+    simulate_all_observed, validate, Destinations, Measure, Report, Saturation, Setup, Traffic,
     EARLY_SATURATION, MAX_BACKLOG,
 };
-use meshcast::sim::wormhole::{Router, VcRelease};
-use meshcast::topology::Shape;
+use meshcast::sim::wormhole::{ChannelLoad, Router, VcRelease};
+use meshcast::topology::{Dir, Shape};
 use meshcast::workload::point_seed;
 use meshcast::{InputError, WormholeError};
 use serde::Serialize;
@@ -132,6 +132,10 @@ pub struct SimulateArgs {
     /// Also plot mean latency against load, to FILE.svg or FILE.png.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// Also write the load of every network channel to FILE.csv: per point and link, the flits
+    /// that crossed it over the whole run (warm-up and drain included) and per cycle.
+    #[arg(long, value_name = "FILE")]
+    pub channels: Option<PathBuf>,
     /// No progress bar (it is also hidden when standard error is not a terminal).
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -239,6 +243,10 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
         None => vec![None],
     };
     let out = output::check_outputs(args.out.as_deref(), args.plot.as_deref())?;
+    if let Some(path) = &args.channels {
+        output::check_extension("--channels", path, &["csv"])?;
+        output::check_directory(path)?;
+    }
     let traffic = Traffic {
         load: 0.0,
         multicast: args.multicast,
@@ -297,13 +305,18 @@ pub fn run(args: &SimulateArgs) -> Result<String> {
     }
     let bar = progress_bar(setups.len() as u64, Count::Of("simulations"), args.quiet);
     bar.set_prefix(format!("simulate, {}: ", shape));
-    let reports = simulate_all(&setups, &|| bar.inc(1));
+    let watch = |s: &Setup| args.channels.is_some().then(|| ChannelLoad::new(&s.shape));
+    let runs = simulate_all_observed(&setups, &watch, &|| bar.inc(1));
     bar.finish_and_clear();
+    let runs: Vec<(Report, Option<ChannelLoad>)> = runs.into_iter().collect::<Result<_, _>>()?;
     let rows: Vec<Row> = setups
         .iter()
-        .zip(reports)
-        .map(|(s, r)| Ok(Row::of(s.algorithm.map_or("unicast", |a| a.name), &r?)))
-        .collect::<Result<_>>()?;
+        .zip(&runs)
+        .map(|(s, (r, _))| Row::of(algorithm_name(s), r))
+        .collect();
+    if let Some(path) = &args.channels {
+        write_channels(path, &setups, &runs)?;
+    }
     if let (Some(path), Some(format)) = (&args.out, out) {
         write_rows(path, format, &shape, &rows)?;
     }
@@ -483,6 +496,58 @@ fn text(rows: &[Row]) -> String {
         })
         .collect();
     table(&header, &cells)
+}
+
+/// The name a point's rows carry: its algorithm, or "unicast" for unicast traffic alone.
+fn algorithm_name(setup: &Setup) -> &'static str {
+    setup.algorithm.map_or("unicast", |a| a.name)
+}
+
+/// One link of one point, a row of `--channels`.
+#[derive(Serialize)]
+struct ChannelRow<'a> {
+    algorithm: &'a str,
+    load: f64,
+    /// The node the channel leaves, as coordinates "x,y".
+    from: String,
+    dim: u8,
+    /// `+` towards larger coordinates, `-` towards smaller.
+    dir: &'static str,
+    flits: u64,
+    flits_per_cycle: f64,
+}
+
+/// Write `--channels`: every link of every point with the flits that crossed it.
+fn write_channels(
+    path: &std::path::Path,
+    setups: &[Setup],
+    runs: &[(Report, Option<ChannelLoad>)],
+) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for (setup, (report, load)) in setups.iter().zip(runs) {
+        let load = load
+            .as_ref()
+            .context("a point ran without its channel counts")?;
+        for (link, flits) in load.links(&setup.shape) {
+            let from: Vec<String> = setup
+                .shape
+                .coords(link.from)
+                .iter()
+                .map(u32::to_string)
+                .collect();
+            w.serialize(ChannelRow {
+                algorithm: algorithm_name(setup),
+                load: setup.traffic.load,
+                from: from.join(","),
+                dim: link.dim,
+                dir: if link.dir == Dir::Plus { "+" } else { "-" },
+                flits,
+                flits_per_cycle: flits as f64 / report.cycles.max(1) as f64,
+            })?;
+        }
+    }
+    output::write_atomically(path, &w.into_inner()?)
+        .with_context(|| format!("cannot write '{}'", path.display()))
 }
 
 fn write_rows(path: &std::path::Path, format: Format, shape: &Shape, rows: &[Row]) -> Result<()> {

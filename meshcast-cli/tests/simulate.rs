@@ -395,3 +395,59 @@ fn a_load_range_counts_its_steps_from_the_endpoints() {
         .collect();
     assert_eq!(loads, [0.001, 0.001 + 0.002 * 0.5, 0.003]);
 }
+
+/// `--channels` writes every link of every point with the flits that crossed it: 80 directed
+/// links of the 5×5 mesh per point, summing to the point's `flit_hops`, and the same file
+/// whatever the thread count; the report itself is unchanged by watching.
+#[test]
+fn channels_gives_every_links_flits_summing_to_the_points_flit_hops() {
+    let dir = tempfile::tempdir().unwrap();
+    let channels = dir.path().join("c.csv");
+    let mut args = SWEEP.to_vec();
+    args.push("--json");
+    let plain = meshcast(&args, "1");
+    args.extend(["--channels", channels.to_str().unwrap()]);
+    let one = meshcast(&args, "1");
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    assert_eq!(plain.stdout, one.stdout, "watching changed the report");
+    let text = std::fs::read_to_string(&channels).unwrap();
+    assert!(meshcast(&args, "2").status.success());
+    assert_eq!(text, std::fs::read_to_string(&channels).unwrap());
+    assert!(text.starts_with("algorithm,load,from,dim,dir,flits,flits_per_cycle\n"));
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(text.as_bytes())
+        .records()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&one.stdout).unwrap();
+    let points = doc["points"].as_array().unwrap();
+    assert_eq!(rows.len(), points.len() * 80);
+    for (p, point_rows) in points.iter().zip(rows.chunks(80)) {
+        let flits: u64 = point_rows
+            .iter()
+            .map(|r| r[5].parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(flits, p["flit_hops"].as_u64().unwrap(), "{p}");
+        assert!(point_rows.iter().all(|r| r[0] == p["algorithm"]));
+    }
+    let bad = meshcast(
+        &[
+            "simulate",
+            "-t",
+            "mesh:4x4",
+            "--load",
+            "0.01",
+            "--channels",
+            "c.json",
+        ],
+        "1",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr).trim(),
+        "error: --channels 'c.json': write FILE.csv"
+    );
+}

@@ -51,7 +51,7 @@ pub mod traffic;
 
 pub use channels::Classes;
 pub use config::{preparation_time, Router, VcRelease};
-pub use observer::{ChannelId, Delivery, NoObserver, Observer};
+pub use observer::{ChannelId, ChannelLoad, Delivery, NoObserver, Observer};
 
 use crate::error::WormholeError;
 use crate::plan::Plan;

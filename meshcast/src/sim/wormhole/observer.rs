@@ -15,6 +15,13 @@ use crate::topology::{Dir, Link, Node, Shape};
 pub struct ChannelId(pub u32);
 
 impl ChannelId {
+    /// The channel of `link` on `shape`: the inverse of [`ChannelId::link`].
+    pub fn of(link: Link, shape: &Shape) -> ChannelId {
+        let per_node = 2 * shape.rank() as u32;
+        let lane = 2 * u32::from(link.dim) + u32::from(link.dir == Dir::Minus);
+        ChannelId(link.from.0 * per_node + lane)
+    }
+
     /// The link this channel is on `shape` (the shape of the run that reported it).
     pub fn link(self, shape: &Shape) -> Link {
         let per_node = 2 * shape.rank() as u32;
@@ -109,3 +116,88 @@ pub trait Observer {
 pub struct NoObserver;
 
 impl Observer for NoObserver {}
+
+/// An observer that may be absent: `None` watches nothing, so a caller can decide at run time
+/// whether to observe without a second code path.
+impl<O: Observer> Observer for Option<O> {
+    fn on_generate(&mut self, now: u64, source: Node, multicast: bool) {
+        if let Some(o) = self {
+            o.on_generate(now, source, multicast);
+        }
+    }
+
+    fn on_deliver(&mut self, delivery: &Delivery) {
+        if let Some(o) = self {
+            o.on_deliver(delivery);
+        }
+    }
+
+    fn on_flit(&mut self, now: u64, channel: ChannelId) {
+        if let Some(o) = self {
+            o.on_flit(now, channel);
+        }
+    }
+}
+
+/// The observer of per-channel load: how many flits crossed each network channel over the whole
+/// run, warm-up and drain included (their sum is the report's `flit_hops`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelLoad {
+    flits: Vec<u64>,
+}
+
+impl ChannelLoad {
+    /// No flit yet on any channel of `shape`.
+    pub fn new(shape: &Shape) -> ChannelLoad {
+        ChannelLoad {
+            flits: vec![0; shape.len() * 2 * shape.rank()],
+        }
+    }
+
+    /// Flits that crossed `link`.
+    pub fn flits(&self, link: Link, shape: &Shape) -> u64 {
+        self.flits[ChannelId::of(link, shape).0 as usize]
+    }
+
+    /// Every link of `shape` (node by node, in [`Shape::links_from`]'s order) with the flits that
+    /// crossed it, idle links included.
+    pub fn links<'a>(&'a self, shape: &'a Shape) -> impl Iterator<Item = (Link, u64)> + 'a {
+        shape
+            .nodes()
+            .flat_map(|node| shape.links_from(node))
+            .map(|(link, _)| (link, self.flits(link, shape)))
+    }
+}
+
+impl Observer for ChannelLoad {
+    fn on_flit(&mut self, _now: u64, channel: ChannelId) {
+        self.flits[channel.0 as usize] += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_channel_id_and_its_link_are_inverses() {
+        for topology in ["mesh:3x4x2", "torus:4x3", "mesh:5"] {
+            let shape: Shape = topology.parse().unwrap();
+            let load = ChannelLoad::new(&shape);
+            let mut ids: Vec<u32> = load
+                .links(&shape)
+                .map(|(link, flits)| {
+                    assert_eq!(flits, 0);
+                    let id = ChannelId::of(link, &shape);
+                    assert_eq!(id.link(&shape), link, "{topology}");
+                    id.0
+                })
+                .collect();
+            let links = ids.len();
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), links, "{topology}: two links share a channel id");
+            assert!(ids.iter().all(|&i| (i as usize) < load.flits.len()));
+        }
+    }
+}

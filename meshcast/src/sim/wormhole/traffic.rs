@@ -668,13 +668,27 @@ pub fn simulate_all(
     setups: &[Setup],
     done: &(dyn Fn() + Sync),
 ) -> Vec<Result<Report, WormholeError>> {
+    simulate_all_observed(setups, &|_| NoObserver, done)
+        .into_iter()
+        .map(|r| r.map(|(report, NoObserver)| report))
+        .collect()
+}
+
+/// [`simulate_all`] with an observer per run, made by `observer` from the run's setup and
+/// returned beside its report.
+pub fn simulate_all_observed<O: Observer + Send>(
+    setups: &[Setup],
+    observer: &(dyn Fn(&Setup) -> O + Sync),
+    done: &(dyn Fn() + Sync),
+) -> Vec<Result<(Report, O), WormholeError>> {
     use rayon::prelude::*;
     setups
         .par_iter()
         .map(|s| {
-            let r = simulate(s);
+            let mut obs = observer(s);
+            let r = simulate_observed(s, &mut obs);
             done();
-            r
+            r.map(|report| (report, obs))
         })
         .collect()
 }
