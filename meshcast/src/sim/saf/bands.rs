@@ -74,8 +74,14 @@ impl Default for Queue {
 }
 
 impl Queue {
+    /// The ring position `k` places after the head (`k` ≤ [`INLINE`]; no division).
     fn slot(&self, k: u8) -> usize {
-        (usize::from(self.head) + usize::from(k)) % INLINE
+        let s = usize::from(self.head) + usize::from(k);
+        if s >= INLINE {
+            s - INLINE
+        } else {
+            s
+        }
     }
 }
 
@@ -86,26 +92,10 @@ struct Entry {
     next: u32,
 }
 
-/// What crossed a link in step `step`; a link's slot is valid only in the step that wrote it, so
-/// slots never need clearing.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Outgoing {
-    travel: Travel,
-    step: u64,
-}
-
-impl Default for Outgoing {
-    fn default() -> Outgoing {
-        Outgoing {
-            travel: Travel {
-                packet: NIL,
-                target: NIL,
-                deliver: false,
-            },
-            step: 0,
-        }
-    }
-}
+/// What crossed a link in the last step; a link's slot is valid only where its direction's bit is
+/// set in the step's `sent` bitsets, so slots never need clearing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Outgoing(Packed);
 
 /// The nodes `first..first + len` and their queues.
 #[derive(Debug)]
@@ -158,8 +148,11 @@ impl Band {
 
     /// Appends `travel` to `node`'s queue for direction `dir`.
     pub fn push(&mut self, node: u32, dir: u32, travel: Travel) {
-        let travel = Packed::new(travel);
-        let i = self.queue(node, dir);
+        self.push_at(self.queue(node, dir), Packed::new(travel));
+    }
+
+    /// Appends `travel` to the queue of index `i`.
+    fn push_at(&mut self, i: usize, travel: Packed) {
         let (q, len) = (&mut self.queues[i], &mut self.lens[i]);
         if usize::from(*len) < INLINE {
             q.ring[q.slot(*len)] = travel;
@@ -189,12 +182,14 @@ impl Band {
     /// packet, if any, takes the freed place in the ring.
     pub fn pop(&mut self, node: u32, dir: u32) -> Option<Travel> {
         let i = self.queue(node, dir);
+        (self.lens[i] > 0).then(|| self.pop_at(i).travel())
+    }
+
+    /// Removes and returns the head of the non-empty queue of index `i`.
+    fn pop_at(&mut self, i: usize) -> Packed {
         let (q, len) = (&mut self.queues[i], &mut self.lens[i]);
-        if *len == 0 {
-            return None;
-        }
         let front = q.ring[usize::from(q.head)];
-        q.head = ((usize::from(q.head) + 1) % INLINE) as u8;
+        q.head = q.slot(1) as u8;
         *len -= 1;
         let e = q.spill_head;
         if e != NIL {
@@ -207,7 +202,7 @@ impl Band {
             }
             self.free.push(e);
         }
-        Some(front.travel())
+        front
     }
 
     /// Whether `node`'s queue for direction `dir` is empty.
@@ -242,38 +237,34 @@ impl Band {
 
 /// The first half of an unbounded step in one band: every active node sends the head of each
 /// non-empty output queue (no flow control: with unbounded buffers every head moves). Writes the
-/// band's slice of the occupancies (departures), of the outgoing link slots and of the bitset of
-/// nodes that sent.
-pub(super) fn send(
-    band: &mut Band,
-    occupancy: &mut [u32],
-    out: &mut [Outgoing],
-    sent: &mut [u64],
-    step: u64,
-) {
+/// band's slice of the occupancies (departures), of the outgoing link slots and of the `sent`
+/// bitsets (per word of nodes, one word per direction: the nodes that sent that way).
+pub(super) fn send(band: &mut Band, occupancy: &mut [u32], out: &mut [Outgoing], sent: &mut [u64]) {
     band.moves = 0;
     band.emptied.clear();
-    for (w, sent) in sent.iter_mut().enumerate() {
+    for (w, sent) in sent.chunks_exact_mut(4).enumerate() {
         let mut bits = band.active[w];
-        let mut senders = 0;
+        let mut senders = [0u64; 4];
         while bits != 0 {
             let i = bits.trailing_zeros();
             bits &= bits - 1;
-            let local = w as u32 * WORD + i;
-            let node = band.first + local;
-            for dir in 0..4 {
-                if let Some(travel) = band.pop(node, dir) {
-                    out[(local * 4 + dir) as usize] = Outgoing { travel, step };
-                    occupancy[local as usize] -= 1;
+            let local = w * WORD as usize + i as usize;
+            let mut left = 0;
+            for (dir, senders) in senders.iter_mut().enumerate() {
+                let q = local * 4 + dir;
+                if band.lens[q] > 0 {
+                    out[q] = Outgoing(band.pop_at(q));
+                    occupancy[local] -= 1;
                     band.moves += 1;
-                    senders |= 1 << i;
+                    *senders |= 1 << i;
+                    left |= band.lens[q];
                 }
             }
-            if !band.has_queue(node) {
-                band.emptied.push(node);
+            if left == 0 {
+                band.emptied.push(band.first + local as u32);
             }
         }
-        *sent = senders;
+        sent.copy_from_slice(&senders);
     }
 }
 
@@ -281,7 +272,7 @@ pub(super) fn send(
 pub(super) struct Links<'a> {
     /// Per node × 4 directions, what it sent.
     pub out: &'a [Outgoing],
-    /// Per node, whether it sent in this step (bitset).
+    /// Per word of 64 nodes × 4 directions, the nodes that sent that way in this step (bitsets).
     pub sent: &'a [u64],
     /// Per node, its position on the active list.
     pub stamp: &'a [u64],
@@ -289,66 +280,74 @@ pub(super) struct Links<'a> {
     pub xy: &'a [u32],
     /// The mesh side.
     pub side: u32,
-    /// The step.
-    pub step: u64,
 }
 
-/// The second half of an unbounded step in one band: every node with a neighbour that sent reads
-/// its incoming links, in the order of the senders' stamps, and queues each packet for its next
-/// link, holds it (it stays here) or hands it over (it is delivered here). Writes the band's
-/// slice of the occupancies and buffer peaks; activations and hand-overs go to the band's event
-/// lists.
+/// The second half of an unbounded step in one band: every node with a neighbour that sent to it
+/// reads those incoming links, in the order of the senders' stamps, and queues each packet for
+/// its next link, holds it (it stays here) or hands it over (it is delivered here). Writes the
+/// band's slice of the occupancies and buffer peaks; activations and hand-overs go to the band's
+/// event lists.
 pub(super) fn receive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Links) {
     band.activated.clear();
     band.delivered.clear();
     band.held.clear();
     let side = i64::from(links.side);
     for w in 0..band.active.len() as u32 {
-        let base = i64::from(band.first + w * WORD);
-        let mut candidates = [-1, 1, -side, side]
-            .iter()
-            .fold(0, |acc, &off| acc | bits_at(links.sent, base + off));
+        let base = band.first + w * WORD;
+        // Per direction of travel, the nodes of this word whose neighbour sent them a packet.
+        // (The sender of direction +x is the node before, of −x the node after, and so on.)
+        let starts = [-1, 1, -side, side].map(|off| i64::from(base) + off);
+        let from: [u64; 4] = std::array::from_fn(|dir| bits_at(links.sent, dir, starts[dir]));
+        let mut nodes = from[0] | from[1] | from[2] | from[3];
         let left = band.len - w * WORD;
         if left < WORD {
-            candidates &= (1u64 << left) - 1;
+            nodes &= (1u64 << left) - 1;
         }
-        while candidates != 0 {
-            let i = candidates.trailing_zeros();
-            candidates &= candidates - 1;
-            arrive(band, occupancy, peaks, links, base as u32 + i);
+        while nodes != 0 {
+            let i = nodes.trailing_zeros();
+            nodes &= nodes - 1;
+            let dirs = from.map(|f| f >> i & 1 == 1);
+            arrive(band, occupancy, peaks, links, base + i, dirs);
         }
     }
 }
 
-/// The packets reaching node `v` in this step, taken in the order of their senders' stamps.
-fn arrive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Links, v: u32) {
-    let (x, y) = (links.xy[v as usize] & 0xffff, links.xy[v as usize] >> 16);
-    // The neighbour in each direction and the direction it sends in to reach v.
-    let from = [
-        (x > 0, v.wrapping_sub(1), 0),
-        (x + 1 < links.side, v + 1, 1),
-        (y > 0, v.wrapping_sub(links.side), 2),
-        (y + 1 < links.side, v + links.side, 3),
+/// The packets reaching node `v` in this step from the senders in `dirs` (per direction of
+/// travel), taken in the order of their senders' stamps.
+fn arrive(
+    band: &mut Band,
+    occupancy: &mut [u32],
+    peaks: &mut [u32],
+    links: &Links,
+    v: u32,
+    dirs: [bool; 4],
+) {
+    let senders = [
+        v.wrapping_sub(1),
+        v + 1,
+        v.wrapping_sub(links.side),
+        v + links.side,
     ];
-    let mut arrivals = [(0u64, Outgoing::default().travel); 4];
+    // (sender, direction, packet), in the order of the senders' stamps.
+    let mut arrivals = [(0u32, 0u32, Packed::default()); 4];
     let mut count = 0;
-    for (exists, u, dir) in from {
-        if !exists {
-            continue;
-        }
-        let o = links.out[(u * 4 + dir) as usize];
-        if o.step == links.step {
-            arrivals[count] = (links.stamp[u as usize] * 4 + u64::from(dir), o.travel);
+    for (dir, &u) in senders.iter().enumerate() {
+        if dirs[dir] {
+            arrivals[count] = (u, dir as u32, links.out[u as usize * 4 + dir].0);
             count += 1;
         }
     }
+    let key = |&(u, dir, _): &(u32, u32, Packed)| links.stamp[u as usize] * 4 + u64::from(dir);
     let arrivals = &mut arrivals[..count];
-    arrivals.sort_unstable_by_key(|a| a.0);
+    if count > 1 {
+        arrivals.sort_unstable_by_key(key);
+    }
     let local = (v - band.first) as usize;
     let mut stays = false;
-    for &(key, t) in arrivals.iter() {
+    for a in arrivals.iter() {
+        let t = a.2.travel();
         if t.target == v && t.deliver {
-            band.delivered.push((key, t.packet, v));
+            band.delivered.push((key(a), t.packet, v));
             continue;
         }
         occupancy[local] += 1;
@@ -357,10 +356,11 @@ fn arrive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Lin
             band.held.push((t.packet, v));
             continue;
         }
-        band.push(v, super::engine::direction(links.xy, v, t.target), t);
+        let dir = super::engine::direction(links.xy, v, t.target);
+        band.push_at(local * 4 + dir as usize, a.2);
         if !band.is_active(v) {
             band.set_active(v, true);
-            band.activated.push((key, v));
+            band.activated.push((key(a), v));
         }
     }
     if stays {
@@ -383,12 +383,13 @@ pub(super) fn store<T>(items: &mut Vec<T>, free: &mut Vec<u32>, item: T) -> u32 
     }
 }
 
-/// Bits `start..start + 64` of a bitset (0 outside it).
-fn bits_at(words: &[u64], start: i64) -> u64 {
+/// Bits `start..start + 64` of the bitset of direction `dir` in `words` (per word of nodes one
+/// word per direction; 0 outside the mesh).
+fn bits_at(words: &[u64], dir: usize, start: i64) -> u64 {
     let word = |i: i64| {
         usize::try_from(i)
             .ok()
-            .and_then(|i| words.get(i).copied())
+            .and_then(|i| words.get(i * 4 + dir).copied())
             .unwrap_or(0)
     };
     let (w, s) = (start.div_euclid(64), start.rem_euclid(64));
@@ -453,11 +454,15 @@ mod tests {
 
     #[test]
     fn bits_at_reads_across_words_and_edges() {
-        let words = [0b1011u64 << 60, 0b1];
-        assert_eq!(bits_at(&words, 60), 0b11011);
-        assert_eq!(bits_at(&words, -4), 0);
-        assert_eq!(bits_at(&words, 128), 0);
-        assert_eq!(bits_at(&words, 0), words[0]);
-        assert_eq!(bits_at(&words, -1), words[0] << 1);
+        for dir in 0..4 {
+            // Direction `dir`'s words of a bitset of 128 nodes: 0b1011 << 60 and 0b1.
+            let mut words = [u64::MAX; 8];
+            (words[dir], words[4 + dir]) = (0b1011 << 60, 0b1);
+            assert_eq!(bits_at(&words, dir, 60), 0b11011);
+            assert_eq!(bits_at(&words, dir, -4), 0);
+            assert_eq!(bits_at(&words, dir, 128), 0);
+            assert_eq!(bits_at(&words, dir, 0), words[dir]);
+            assert_eq!(bits_at(&words, dir, -1), words[dir] << 1);
+        }
     }
 }

@@ -154,7 +154,7 @@ pub struct Sim<'a> {
     bands: Vec<Band>,
     band_nodes: u32,
     // Unbounded routing: per node and direction what it sent in the last step, the nodes that
-    // sent (bitset), per node its position on the active list (`next_stamp` the next one), the
+    // sent (per word of 64 nodes, one bitset word per direction), per node its position on the active list (`next_stamp` the next one), the
     // number of active nodes, and the ordered events of a step.
     out: Vec<Outgoing>,
     sent: Vec<u64>,
@@ -217,7 +217,7 @@ impl<'a> Sim<'a> {
             bands,
             band_nodes,
             out: vec![Outgoing::default(); per_node(4)],
-            sent: vec![0; per_node(1).div_ceil(bands::WORD as usize)],
+            sent: vec![0; 4 * per_node(1).div_ceil(bands::WORD as usize)],
             stamp: vec![0; per_node(1)],
             next_stamp: 0,
             active_count: 0,
@@ -677,19 +677,18 @@ impl<'a> Sim<'a> {
     /// and every node takes in what reached it, band by band on the rayon pool; then the events
     /// that need the single-threaded order are applied in it. Returns the packets moved.
     fn step_bands(&mut self) -> Result<usize, SimError> {
-        let step = self.run.steps;
         let nodes = self.band_nodes as usize;
-        let words = nodes / bands::WORD as usize;
+        let words = 4 * nodes / bands::WORD as usize;
         let (occupancy, out, sent) = (&mut self.occupancy, &mut self.out, &mut self.sent);
         if let [band] = &mut self.bands[..] {
-            bands::send(band, occupancy, out, sent, step);
+            bands::send(band, occupancy, out, sent);
         } else {
             self.bands
                 .par_iter_mut()
                 .zip(occupancy.par_chunks_mut(nodes))
                 .zip(out.par_chunks_mut(4 * nodes))
                 .zip(sent.par_chunks_mut(words))
-                .for_each(|(((band, occ), out), sent)| bands::send(band, occ, out, sent, step));
+                .for_each(|(((band, occ), out), sent)| bands::send(band, occ, out, sent));
         }
         let links = Links {
             out: &self.out,
@@ -697,7 +696,6 @@ impl<'a> Sim<'a> {
             stamp: &self.stamp,
             xy: &self.xy,
             side: self.side,
-            step,
         };
         let (occupancy, peaks) = (&mut self.occupancy, &mut self.run.buffer_peaks);
         if let [band] = &mut self.bands[..] {
