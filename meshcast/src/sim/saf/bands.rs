@@ -278,9 +278,10 @@ pub(super) struct Links<'a> {
 }
 
 impl Links<'_> {
-    /// Words of nodes a receiving word looks ahead (and back) for senders: a row and a word.
+    /// Words of nodes a receiving word looks ahead (and back) for senders: ⌈side / 64⌉, so that
+    /// the senders a row ahead of its last node (and behind its first) are covered.
     fn reach(&self) -> usize {
-        (self.side as usize + WORD as usize - 1) / WORD as usize
+        (self.side as usize).div_ceil(WORD as usize)
     }
 }
 
