@@ -329,7 +329,6 @@ pub(super) fn send_and_receive(
 fn send(band: &mut Band, occupancy: &mut [u32], links: &Links, words: Range<usize>) {
     let first_word = (band.first / WORD) as usize;
     for w in words {
-        std::hint::black_box(warm(band, w));
         let mut bits = band.active[w];
         let mut senders = [0u64; 4];
         while bits != 0 {
@@ -356,29 +355,6 @@ fn send(band: &mut Band, occupancy: &mut [u32], links: &Links, words: Range<usiz
             links.sent[(first_word + w) * 4 + dir].store(senders, Relaxed);
         }
     }
-}
-
-/// Reads the head of every non-empty queue of the word `w`'s nodes, and the spill block that
-/// will refill a ring about to empty, so that these independent loads overlap in memory before
-/// the pops of [`send`], whose loads depend on each other, need them. Returns a digest of what
-/// it read, to be discarded.
-fn warm(band: &Band, w: usize) -> u64 {
-    let mut digest = 0;
-    let mut bits = band.active[w];
-    while bits != 0 {
-        let local = w * WORD as usize + bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        for q in local * 4..local * 4 + 4 {
-            let queue = &band.queues[q];
-            if band.lens[q] > 0 {
-                digest ^= queue.ring[usize::from(queue.head)].0;
-            }
-            if band.lens[q] == 1 && queue.spill_head != NIL {
-                digest ^= band.blocks[queue.spill_head as usize].items[0].0;
-            }
-        }
-    }
-    digest
 }
 
 /// The band's word `w` receives: every node with a neighbour that sent to it reads those
