@@ -22,8 +22,8 @@
 //! any packet in a step fails with [`SimError::Stalled`]. The work per step is proportional to the
 //! packets that move (plus one bit per node): flat arrays, one FIFO per output link whose entries
 //! carry the packet's target (so a hop never reads the packet table) — a cache line holding its
-//! first packets, the rest spilled into an arena with a free list —, the active nodes as a
-//! bitset, and no allocation in the step loop once the queues have grown.
+//! first packets, the rest spilled into an arena of blocks with a free list —, the active nodes
+//! as a bitset, and no allocation in the step loop once the queues have grown.
 //!
 //! **Threads.** With unbounded buffers every queue head moves in every step, so a routing step
 //! runs on one thread per band of mesh rows (`bands.rs`, rayon) in two phases: the nodes at the
