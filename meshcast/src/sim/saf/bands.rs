@@ -1,12 +1,17 @@
 //! The routing state of [`super::engine::Sim`] cut into *bands*: runs of consecutive nodes (rows
 //! of the mesh, each band starting at a multiple of 64 nodes so that its bitset words are its
-//! own). A band owns its nodes' output queues and their active bits, so the two halves of an
-//! unbounded routing step can run on one thread per band:
+//! own). A band owns its nodes' output queues and their active bits, so an unbounded routing step
+//! runs on one thread per band, in two phases:
 //!
-//! 1. [`send`]: every active node pops the head of each non-empty output queue onto its outgoing
-//!    link slot (written only by the sender's band);
-//! 2. [`receive`]: every node that may have received something reads its four incoming link
-//!    slots (anyone's, read only) and queues, holds or hands over what arrived.
+//! 1. [`send_edges`]: the nodes within a row of the band's two ends send: every active node pops
+//!    the head of each non-empty output queue onto its outgoing link slot (written only by the
+//!    sender's band) and marks the link in the step's `sent` bitsets;
+//! 2. [`send_and_receive`]: the band sweeps its words of 64 nodes; the word a row ahead sends,
+//!    then the current word receives: every node a neighbour sent to reads those incoming link
+//!    slots (anyone's, read only) and queues, holds or hands over what arrived. Every possible
+//!    sender of a word (a row back, a row ahead, in this band or the next) has sent by then, and
+//!    a node's queues are popped and pushed a few hundred nodes apart, while their cache lines
+//!    are still at hand.
 //!
 //! The order of everything order-dependent is that of the machine's active list: a node's
 //! *stamp* says when it joined the list, and the arrivals at a node are taken in the order of
@@ -14,13 +19,16 @@
 //! nodes are cut into bands. What must be ordered across bands (new stamps, handed-over packets
 //! whose ids return to the free list) is returned as events keyed by (sender stamp, direction),
 //! the position of the move in the single-threaded step, for [`super::engine`] to apply in that
-//! order.
+//! order; the destination slot of a handed-over packet is looked up in the band, in parallel.
 //!
 //! The queues are flat: per (node, direction) one cache line holding the first [`INLINE`] packets
-//! of the queue as a ring, and the rest, rarely many, in a first-in first-out list linked through
-//! an arena of entries that is the band's own, with a free list. A hop allocates nothing, and as
-//! both halves of a step visit the nodes in address order, the queue lines of a band are read as
-//! streams rather than one cache miss per hop (what per-queue heap blocks cost).
+//! of the queue as a ring, and the rest in a chain of spill blocks of [`INLINE`] packets (one
+//! cache line each) in an arena that is the band's own, with a free list; a block moves into the
+//! ring as a whole when the ring empties, so a long queue costs one cache miss in the arena per
+//! block, not per packet. A hop allocates nothing.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::engine::Travel;
 
@@ -30,7 +38,7 @@ const NIL: u32 = u32::MAX;
 /// Nodes per word of a bitset.
 pub(super) const WORD: u32 = 64;
 
-/// Packets a queue keeps in its own cache line.
+/// Packets a queue keeps in its own cache line, and a spill block holds.
 const INLINE: usize = 6;
 
 /// A [`Travel`] in 8 bytes: packet, target (nodes < 2²⁴) and the deliver flag.
@@ -52,12 +60,15 @@ impl Packed {
 }
 
 /// One output queue: its first packets in a ring (their number is kept apart, in the band's
-/// `lens`, so that looking for work touches no queue line), the rest in the band's arena.
+/// `lens`, so that looking for work touches no queue line), the later ones in a chain of the
+/// band's spill blocks, `tail_len` of them in the last block. The ring is empty only if the
+/// queue is.
 #[derive(Clone, Copy, Debug)]
 #[repr(align(64))]
 struct Queue {
     ring: [Packed; INLINE],
     head: u8,
+    tail_len: u8,
     spill_head: u32,
     spill_tail: u32,
 }
@@ -67,6 +78,7 @@ impl Default for Queue {
         Queue {
             ring: [Packed::default(); INLINE],
             head: 0,
+            tail_len: 0,
             spill_head: NIL,
             spill_tail: NIL,
         }
@@ -74,37 +86,39 @@ impl Default for Queue {
 }
 
 impl Queue {
+    /// The ring position `k` places after the head (`k` ≤ [`INLINE`]; no division).
     fn slot(&self, k: u8) -> usize {
-        (usize::from(self.head) + usize::from(k)) % INLINE
+        let s = usize::from(self.head) + usize::from(k);
+        if s >= INLINE {
+            s - INLINE
+        } else {
+            s
+        }
     }
 }
 
-/// A queued packet beyond a queue's ring and the next entry of its queue.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    travel: Packed,
+/// Queued packets beyond a queue's ring, in one cache line, and the next block of the queue.
+/// When the ring empties, a whole block moves into it: a long queue costs one miss in the arena
+/// per [`INLINE`] packets, not one per packet.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Block {
+    items: [Packed; INLINE],
     next: u32,
 }
 
-/// What crossed a link in step `step`; a link's slot is valid only in the step that wrote it, so
-/// slots never need clearing.
+/// A packet that reached its destination in a step (a [`Band`] event).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Outgoing {
-    travel: Travel,
-    step: u64,
-}
-
-impl Default for Outgoing {
-    fn default() -> Outgoing {
-        Outgoing {
-            travel: Travel {
-                packet: NIL,
-                target: NIL,
-                deliver: false,
-            },
-            step: 0,
-        }
-    }
+pub(super) struct Delivery {
+    /// The position of its move in the single-threaded step.
+    pub key: u64,
+    /// The packet.
+    pub packet: u32,
+    /// The node it reached.
+    pub node: u32,
+    /// Its message and the slot of `node` among the message's destinations (`None`: not one of
+    /// them), looked up by [`Links::destination`].
+    pub found: (u32, Option<u32>),
 }
 
 /// The nodes `first..first + len` and their queues.
@@ -115,7 +129,7 @@ pub(super) struct Band {
     // Per local node × 4 directions (+x, −x, +y, −y): its queue and the packets in its ring.
     queues: Vec<Queue>,
     lens: Vec<u8>,
-    entries: Vec<Entry>,
+    blocks: Vec<Block>,
     free: Vec<u32>,
     // Per local node, whether it is on the machine's active list.
     active: Vec<u64>,
@@ -126,9 +140,8 @@ pub(super) struct Band {
     pub emptied: Vec<u32>,
     /// Nodes [`receive`] made active, keyed by the move that did it.
     pub activated: Vec<(u64, u32)>,
-    /// Packets handed to their destination by [`receive`], keyed by their move: (key, packet,
-    /// node).
-    pub delivered: Vec<(u64, u32, u32)>,
+    /// Packets handed to their destination by [`receive`], keyed by their move.
+    pub delivered: Vec<Delivery>,
     /// Packets that reached the node where they stay: (packet, node).
     pub held: Vec<(u32, u32)>,
 }
@@ -141,7 +154,7 @@ impl Band {
             len,
             queues: vec![Queue::default(); 4 * len as usize],
             lens: vec![0; 4 * len as usize],
-            entries: Vec::new(),
+            blocks: Vec::new(),
             free: Vec::new(),
             active: vec![0; len.div_ceil(WORD) as usize],
             moves: 0,
@@ -158,24 +171,28 @@ impl Band {
 
     /// Appends `travel` to `node`'s queue for direction `dir`.
     pub fn push(&mut self, node: u32, dir: u32, travel: Travel) {
-        let travel = Packed::new(travel);
-        let i = self.queue(node, dir);
+        self.push_at(self.queue(node, dir), Packed::new(travel));
+    }
+
+    /// Appends `travel` to the queue of index `i`: to its ring while nothing is spilled and the
+    /// ring has room, else to its last spill block (a new one when that is full).
+    fn push_at(&mut self, i: usize, travel: Packed) {
         let (q, len) = (&mut self.queues[i], &mut self.lens[i]);
-        if usize::from(*len) < INLINE {
+        if q.spill_tail == NIL && usize::from(*len) < INLINE {
             q.ring[q.slot(*len)] = travel;
             *len += 1;
             return;
         }
-        let e = store(
-            &mut self.entries,
-            &mut self.free,
-            Entry { travel, next: NIL },
-        );
-        match q.spill_tail {
-            NIL => q.spill_head = e,
-            t => self.entries[t as usize].next = e,
+        if q.spill_tail == NIL || usize::from(q.tail_len) == INLINE {
+            let b = store(&mut self.blocks, &mut self.free, Block::default());
+            match q.spill_tail {
+                NIL => q.spill_head = b,
+                t => self.blocks[t as usize].next = b,
+            }
+            (q.spill_tail, q.tail_len) = (b, 0);
         }
-        q.spill_tail = e;
+        self.blocks[q.spill_tail as usize].items[usize::from(q.tail_len)] = travel;
+        q.tail_len += 1;
     }
 
     /// The head of `node`'s queue for direction `dir`.
@@ -185,29 +202,31 @@ impl Band {
         (self.lens[i] > 0).then(|| q.ring[usize::from(q.head)].travel())
     }
 
-    /// Removes and returns the head of `node`'s queue for direction `dir`; the oldest spilled
-    /// packet, if any, takes the freed place in the ring.
+    /// Removes and returns the head of `node`'s queue for direction `dir`.
     pub fn pop(&mut self, node: u32, dir: u32) -> Option<Travel> {
         let i = self.queue(node, dir);
+        (self.lens[i] > 0).then(|| self.pop_at(i).travel())
+    }
+
+    /// Removes and returns the head of the non-empty queue of index `i`; if that empties the
+    /// ring, the first spill block takes its place.
+    fn pop_at(&mut self, i: usize) -> Packed {
         let (q, len) = (&mut self.queues[i], &mut self.lens[i]);
-        if *len == 0 {
-            return None;
-        }
         let front = q.ring[usize::from(q.head)];
-        q.head = ((usize::from(q.head) + 1) % INLINE) as u8;
+        q.head = q.slot(1) as u8;
         *len -= 1;
-        let e = q.spill_head;
-        if e != NIL {
-            let entry = self.entries[e as usize];
-            q.ring[q.slot(*len)] = entry.travel;
-            *len += 1;
-            q.spill_head = entry.next;
-            if entry.next == NIL {
-                q.spill_tail = NIL;
+        let b = q.spill_head;
+        if *len == 0 && b != NIL {
+            let block = &self.blocks[b as usize];
+            (q.ring, q.head) = (block.items, 0);
+            if b == q.spill_tail {
+                (*len, q.spill_head, q.spill_tail) = (q.tail_len, NIL, NIL);
+            } else {
+                (*len, q.spill_head) = (INLINE as u8, block.next);
             }
-            self.free.push(e);
+            self.free.push(b);
         }
-        Some(front.travel())
+        front
     }
 
     /// Whether `node`'s queue for direction `dir` is empty.
@@ -240,115 +259,173 @@ impl Band {
     }
 }
 
-/// The first half of an unbounded step in one band: every active node sends the head of each
-/// non-empty output queue (no flow control: with unbounded buffers every head moves). Writes the
-/// band's slice of the occupancies (departures), of the outgoing link slots and of the bitset of
-/// nodes that sent.
-pub(super) fn send(
-    band: &mut Band,
-    occupancy: &mut [u32],
-    out: &mut [Outgoing],
-    sent: &mut [u64],
-    step: u64,
-) {
-    band.moves = 0;
-    band.emptied.clear();
-    for (w, sent) in sent.iter_mut().enumerate() {
-        let mut bits = band.active[w];
-        let mut senders = 0;
-        while bits != 0 {
-            let i = bits.trailing_zeros();
-            bits &= bits - 1;
-            let local = w as u32 * WORD + i;
-            let node = band.first + local;
-            for dir in 0..4 {
-                if let Some(travel) = band.pop(node, dir) {
-                    out[(local * 4 + dir) as usize] = Outgoing { travel, step };
-                    occupancy[local as usize] -= 1;
-                    band.moves += 1;
-                    senders |= 1 << i;
-                }
-            }
-            if !band.has_queue(node) {
-                band.emptied.push(node);
-            }
-        }
-        *sent = senders;
-    }
-}
-
-/// What [`receive`] reads from every band: the link slots, who sent, the stamps, the mesh.
+/// What the bands share in a step: the link slots and who sent (each band writes its own
+/// nodes' entries, relaxed atomics: the step's two phases order the writes before the reads that
+/// need them), the stamps, the mesh.
 pub(super) struct Links<'a> {
-    /// Per node × 4 directions, what it sent.
-    pub out: &'a [Outgoing],
-    /// Per node, whether it sent in this step (bitset).
-    pub sent: &'a [u64],
+    /// Per node × 4 directions, the [`Packed`] packet it sent (valid where `sent` says so).
+    pub out: &'a [AtomicU64],
+    /// Per word of 64 nodes × 4 directions, the nodes that sent that way in this step (bitsets).
+    pub sent: &'a [AtomicU64],
     /// Per node, its position on the active list.
     pub stamp: &'a [u64],
     /// Per node, x | y << 16.
     pub xy: &'a [u32],
     /// The mesh side.
     pub side: u32,
-    /// The step.
-    pub step: u64,
+    /// Packet and node → the packet's message and the node's slot among its destinations.
+    pub destination: &'a (dyn Fn(u32, u32) -> (u32, Option<u32>) + Sync),
 }
 
-/// The second half of an unbounded step in one band: every node with a neighbour that sent reads
-/// its incoming links, in the order of the senders' stamps, and queues each packet for its next
-/// link, holds it (it stays here) or hands it over (it is delivered here). Writes the band's
-/// slice of the occupancies and buffer peaks; activations and hand-overs go to the band's event
-/// lists.
-pub(super) fn receive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Links) {
+impl Links<'_> {
+    /// Words of nodes a receiving word looks ahead (and back) for senders: ⌈side / 64⌉, so that
+    /// the senders a row ahead of its last node (and behind its first) are covered.
+    fn reach(&self) -> usize {
+        (self.side as usize).div_ceil(WORD as usize)
+    }
+}
+
+/// The first phase of an unbounded step in one band: its first and last [`Links::reach`] words
+/// of nodes send (see [`send`]), so that the neighbouring bands can receive from them in the
+/// second phase.
+pub(super) fn send_edges(band: &mut Band, occupancy: &mut [u32], links: &Links) {
+    band.moves = 0;
+    band.emptied.clear();
     band.activated.clear();
     band.delivered.clear();
     band.held.clear();
-    let side = i64::from(links.side);
-    for w in 0..band.active.len() as u32 {
-        let base = i64::from(band.first + w * WORD);
-        let mut candidates = [-1, 1, -side, side]
-            .iter()
-            .fold(0, |acc, &off| acc | bits_at(links.sent, base + off));
-        let left = band.len - w * WORD;
-        if left < WORD {
-            candidates &= (1u64 << left) - 1;
+    let (words, reach) = (band.active.len(), links.reach());
+    send(band, occupancy, links, 0..reach.min(words));
+    send(
+        band,
+        occupancy,
+        links,
+        words.saturating_sub(reach).max(reach)..words,
+    );
+}
+
+/// The second phase of an unbounded step in one band, after [`send_edges`] everywhere: word by
+/// word, the nodes [`Links::reach`] words ahead send and the nodes of the word receive (see
+/// [`receive`]). A word's queues are thus popped and pushed while their cache lines are still at
+/// hand, and a word receives only once every node that can send to it has sent.
+pub(super) fn send_and_receive(
+    band: &mut Band,
+    occupancy: &mut [u32],
+    peaks: &mut [u32],
+    links: &Links,
+) {
+    let (words, reach) = (band.active.len(), links.reach());
+    for w in 0..words {
+        if w + 2 * reach < words {
+            send(band, occupancy, links, w + reach..w + reach + 1);
         }
-        while candidates != 0 {
-            let i = candidates.trailing_zeros();
-            candidates &= candidates - 1;
-            arrive(band, occupancy, peaks, links, base as u32 + i);
+        receive(band, occupancy, peaks, links, w);
+    }
+}
+
+/// The nodes of the band's words `words` send: every active node sends the head of each
+/// non-empty output queue (no flow control: with unbounded buffers every head moves). Writes the
+/// band's occupancies (departures), its nodes' link slots and `sent` bitsets.
+fn send(band: &mut Band, occupancy: &mut [u32], links: &Links, words: Range<usize>) {
+    let first_word = (band.first / WORD) as usize;
+    for w in words {
+        let mut bits = band.active[w];
+        let mut senders = [0u64; 4];
+        while bits != 0 {
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            let local = w * WORD as usize + i as usize;
+            let mut left = 0;
+            for (dir, senders) in senders.iter_mut().enumerate() {
+                let q = local * 4 + dir;
+                if band.lens[q] > 0 {
+                    let out = &links.out[band.first as usize * 4 + q];
+                    out.store(band.pop_at(q).0, Relaxed);
+                    occupancy[local] -= 1;
+                    band.moves += 1;
+                    *senders |= 1 << i;
+                    left |= band.lens[q];
+                }
+            }
+            if left == 0 {
+                band.emptied.push(band.first + local as u32);
+            }
+        }
+        for (dir, &senders) in senders.iter().enumerate() {
+            links.sent[(first_word + w) * 4 + dir].store(senders, Relaxed);
         }
     }
 }
 
-/// The packets reaching node `v` in this step, taken in the order of their senders' stamps.
-fn arrive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Links, v: u32) {
-    let (x, y) = (links.xy[v as usize] & 0xffff, links.xy[v as usize] >> 16);
-    // The neighbour in each direction and the direction it sends in to reach v.
-    let from = [
-        (x > 0, v.wrapping_sub(1), 0),
-        (x + 1 < links.side, v + 1, 1),
-        (y > 0, v.wrapping_sub(links.side), 2),
-        (y + 1 < links.side, v + links.side, 3),
-    ];
-    let mut arrivals = [(0u64, Outgoing::default().travel); 4];
-    let mut count = 0;
-    for (exists, u, dir) in from {
-        if !exists {
-            continue;
-        }
-        let o = links.out[(u * 4 + dir) as usize];
-        if o.step == links.step {
-            arrivals[count] = (links.stamp[u as usize] * 4 + u64::from(dir), o.travel);
-            count += 1;
-        }
+/// The band's word `w` receives: every node with a neighbour that sent to it reads those
+/// incoming links, in the order of the senders' stamps, and queues each packet for its next
+/// link, holds it (it stays here) or hands it over (it is delivered here). Writes the band's
+/// occupancies and buffer peaks; activations and hand-overs go to the band's event lists.
+fn receive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Links, w: usize) {
+    let side = i64::from(links.side);
+    let base = band.first + w as u32 * WORD;
+    // Per direction of travel, the nodes of this word whose neighbour sent them a packet.
+    // (The sender of direction +x is the node before, of −x the node after, and so on.)
+    let starts = [-1, 1, -side, side].map(|off| i64::from(base) + off);
+    let from: [u64; 4] = std::array::from_fn(|dir| bits_at(links.sent, dir, starts[dir]));
+    let mut nodes = from[0] | from[1] | from[2] | from[3];
+    let left = band.len - w as u32 * WORD;
+    if left < WORD {
+        nodes &= (1u64 << left) - 1;
     }
-    let arrivals = &mut arrivals[..count];
-    arrivals.sort_unstable_by_key(|a| a.0);
+    while nodes != 0 {
+        let i = nodes.trailing_zeros();
+        nodes &= nodes - 1;
+        let dirs = from.map(|f| f >> i & 1 == 1);
+        arrive(band, occupancy, peaks, links, base + i, dirs);
+    }
+}
+
+/// The packets reaching node `v` in this step from the senders in `dirs` (per direction of
+/// travel), taken in the order of their senders' stamps.
+fn arrive(
+    band: &mut Band,
+    occupancy: &mut [u32],
+    peaks: &mut [u32],
+    links: &Links,
+    v: u32,
+    dirs: [bool; 4],
+) {
+    let senders = [
+        v.wrapping_sub(1),
+        v + 1,
+        v.wrapping_sub(links.side),
+        v + links.side,
+    ];
+    // The position of a move in the single-threaded step: its sender's stamp, then direction.
+    let key = |dir: usize| links.stamp[senders[dir] as usize] * 4 + dir as u64;
+    // The arrivals' directions (a lone arrival) or keys (several, sorted; key % 4 = direction).
+    let mut order = [u64::MAX; 4];
+    let mut count = 0;
+    for (dir, _) in dirs.iter().enumerate().filter(|(_, &d)| d) {
+        order[count] = dir as u64;
+        count += 1;
+    }
+    if count > 1 {
+        for k in &mut order[..count] {
+            *k = key(*k as usize);
+        }
+        sort4(&mut order);
+    }
     let local = (v - band.first) as usize;
     let mut stays = false;
-    for &(key, t) in arrivals.iter() {
+    for &k in &order[..count] {
+        let dir = (k % 4) as usize;
+        let key = || if count > 1 { k } else { key(dir) };
+        let packed = Packed(links.out[senders[dir] as usize * 4 + dir].load(Relaxed));
+        let t = packed.travel();
         if t.target == v && t.deliver {
-            band.delivered.push((key, t.packet, v));
+            band.delivered.push(Delivery {
+                key: key(),
+                packet: t.packet,
+                node: v,
+                found: (links.destination)(t.packet, v),
+            });
             continue;
         }
         occupancy[local] += 1;
@@ -357,14 +434,24 @@ fn arrive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Lin
             band.held.push((t.packet, v));
             continue;
         }
-        band.push(v, super::engine::direction(links.xy, v, t.target), t);
+        let out = super::engine::direction(links.xy, v, t.target);
+        band.push_at(local * 4 + out as usize, packed);
         if !band.is_active(v) {
             band.set_active(v, true);
-            band.activated.push((key, v));
+            band.activated.push((key(), v));
         }
     }
     if stays {
         peaks[local] = peaks[local].max(occupancy[local]);
+    }
+}
+
+/// Sorts four keys by a sorting network (branch-free: the order of a node's arrivals is
+/// unpredictable).
+fn sort4(keys: &mut [u64; 4]) {
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        let (a, b) = (keys[i], keys[j]);
+        (keys[i], keys[j]) = (a.min(b), a.max(b));
     }
 }
 
@@ -383,13 +470,14 @@ pub(super) fn store<T>(items: &mut Vec<T>, free: &mut Vec<u32>, item: T) -> u32 
     }
 }
 
-/// Bits `start..start + 64` of a bitset (0 outside it).
-fn bits_at(words: &[u64], start: i64) -> u64 {
+/// Bits `start..start + 64` of the bitset of direction `dir` in `words` (per word of nodes one
+/// word per direction; 0 outside the mesh).
+fn bits_at(words: &[AtomicU64], dir: usize, start: i64) -> u64 {
     let word = |i: i64| {
         usize::try_from(i)
             .ok()
-            .and_then(|i| words.get(i).copied())
-            .unwrap_or(0)
+            .and_then(|i| words.get(i * 4 + dir))
+            .map_or(0, |word| word.load(Relaxed))
     };
     let (w, s) = (start.div_euclid(64), start.rem_euclid(64));
     if s == 0 {
@@ -423,7 +511,7 @@ mod tests {
     }
 
     #[test]
-    fn queues_are_first_in_first_out_and_reuse_entries() {
+    fn queues_are_first_in_first_out_and_reuse_blocks() {
         let mut band = Band::new(64, 10);
         for p in 0..5 {
             band.push(70, 2, travel(p));
@@ -437,7 +525,7 @@ mod tests {
             .collect();
         assert_eq!(rest, [1, 2, 3, 4, 5]);
         assert!(!band.has_queue(70) && band.front(71, 2).unwrap().packet == 9);
-        assert_eq!(band.entries.len(), 0);
+        assert_eq!(band.blocks.len(), 0);
         for p in 0..20 {
             band.push(70, 3, travel(p));
             if p % 3 == 0 {
@@ -448,16 +536,67 @@ mod tests {
             .map(|t| t.packet)
             .collect();
         assert_eq!(rest, (7..20).collect::<Vec<_>>());
-        assert!(band.entries.len() < 20 && band.free.len() == band.entries.len());
+        assert!(band.blocks.len() < 20 && band.free.len() == band.blocks.len());
+    }
+
+    #[test]
+    fn long_queues_keep_their_order_across_blocks() {
+        let mut band = Band::new(0, 2);
+        let mut model = [(); 8].map(|()| std::collections::VecDeque::new());
+        let mut next = 0;
+        for round in 0..400u32 {
+            let q = (round * 7 % 8) as usize;
+            // Runs of pushes longer than a few blocks, then of pops, on interleaved queues.
+            if round % 50 < 30 {
+                band.push(q as u32 / 4, q as u32 % 4, travel(next));
+                model[q].push_back(next);
+                next += 1;
+            } else {
+                let popped = band.pop(q as u32 / 4, q as u32 % 4).map(|t| t.packet);
+                assert_eq!(popped, model[q].pop_front());
+            }
+            let i = band.queue(q as u32 / 4, q as u32 % 4);
+            assert_eq!(band.lens[i] == 0, model[q].is_empty());
+        }
+        for (q, model) in model.iter_mut().enumerate() {
+            let rest: Vec<u32> = std::iter::from_fn(|| band.pop(q as u32 / 4, q as u32 % 4))
+                .map(|t| t.packet)
+                .collect();
+            assert_eq!(rest, model.drain(..).collect::<Vec<_>>());
+        }
+        assert_eq!(band.free.len(), band.blocks.len());
+    }
+
+    #[test]
+    fn sort4_sorts_every_order() {
+        let keys = [3, 9, 9, u64::MAX, 0];
+        for a in keys {
+            for b in keys {
+                for c in keys {
+                    for d in keys {
+                        let mut sorted = [a, b, c, d];
+                        sort4(&mut sorted);
+                        let mut expected = [a, b, c, d];
+                        expected.sort_unstable();
+                        assert_eq!(sorted, expected);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
     fn bits_at_reads_across_words_and_edges() {
-        let words = [0b1011u64 << 60, 0b1];
-        assert_eq!(bits_at(&words, 60), 0b11011);
-        assert_eq!(bits_at(&words, -4), 0);
-        assert_eq!(bits_at(&words, 128), 0);
-        assert_eq!(bits_at(&words, 0), words[0]);
-        assert_eq!(bits_at(&words, -1), words[0] << 1);
+        for dir in 0..4 {
+            // Direction `dir`'s words of a bitset of 128 nodes: 0b1011 << 60 and 0b1.
+            let mut words = [u64::MAX; 8];
+            (words[dir], words[4 + dir]) = (0b1011 << 60, 0b1);
+            let atomics = words.map(AtomicU64::new);
+            assert_eq!(bits_at(&atomics, dir, 60), 0b11011);
+            assert_eq!(bits_at(&atomics, dir, -4), 0);
+            assert_eq!(bits_at(&atomics, dir, 128), 0);
+            assert_eq!(bits_at(&atomics, dir, 0), words[dir]);
+            assert_eq!(bits_at(&atomics, dir, -1), words[dir] << 1);
+        }
     }
 }

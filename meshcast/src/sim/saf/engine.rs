@@ -22,22 +22,25 @@
 //! any packet in a step fails with [`SafError::Stalled`]. The work per step is proportional to the
 //! packets that move (plus one bit per node): flat arrays, one FIFO per output link whose entries
 //! carry the packet's target (so a hop never reads the packet table) — a cache line holding its
-//! first packets, the rest spilled into an arena with a free list —, the active nodes as a
-//! bitset, and no allocation in the step loop once the queues have grown.
+//! first packets, the rest spilled into an arena of blocks with a free list —, the active nodes
+//! as a bitset, and no allocation in the step loop once the queues have grown.
 //!
 //! **Threads.** With unbounded buffers every queue head moves in every step, so a routing step
-//! splits into a send and a receive half that run on one thread per band of mesh rows
-//! (`bands.rs`, rayon), the machine's tie-breaking kept: the arrivals at a node are queued in
-//! the order of the senders' positions on the active list, as the single-threaded step takes
-//! them, and new list positions and freed packet ids are assigned in that order too. Results are
-//! the same bit for bit whatever the number of threads. With bounded buffers the flow control
+//! runs on one thread per band of mesh rows (`bands.rs`, rayon) in two phases: the nodes at the
+//! edges of every band send, then every band sweeps its words of 64 nodes, sending a row ahead
+//! and receiving behind, so that a node's queues are popped and pushed while their cache lines are
+//! still at hand. The machine's tie-breaking is kept: the arrivals at a node are queued in the
+//! order of the senders' positions on the active list, as the single-threaded step takes them,
+//! and new list positions and freed packet ids are assigned in that order too. Results are the
+//! same bit for bit whatever the number of threads. With bounded buffers the flow control
 //! decides every move from the moves before it in the step, so those steps run on one thread.
 
 use std::ops::Range;
+use std::sync::atomic::AtomicU64;
 
 use rayon::prelude::*;
 
-use super::bands::{self, Band, Links, Outgoing};
+use super::bands::{self, Band, Delivery, Links};
 use super::msets::MessageSet;
 use crate::error::SafError;
 
@@ -154,15 +157,15 @@ pub struct Sim<'a> {
     bands: Vec<Band>,
     band_nodes: u32,
     // Unbounded routing: per node and direction what it sent in the last step, the nodes that
-    // sent (bitset), per node its position on the active list (`next_stamp` the next one), the
+    // sent (per word of 64 nodes, one bitset word per direction), per node its position on the active list (`next_stamp` the next one), the
     // number of active nodes, and the ordered events of a step.
-    out: Vec<Outgoing>,
-    sent: Vec<u64>,
+    out: Vec<AtomicU64>,
+    sent: Vec<AtomicU64>,
     stamp: Vec<u64>,
     next_stamp: u64,
     active_count: usize,
     activated: Vec<(u64, u32)>,
-    handed: Vec<(u64, u32, u32)>,
+    handed: Vec<Delivery>,
     // Bounded routing: the packets entering each node (and for each direction) in the current
     // step, per node the packets of the current routing that will stay there and have not
     // arrived, the active list in order, and the moves of the step.
@@ -216,8 +219,10 @@ impl<'a> Sim<'a> {
             discard_duplicates: false,
             bands,
             band_nodes,
-            out: vec![Outgoing::default(); per_node(4)],
-            sent: vec![0; per_node(1).div_ceil(bands::WORD as usize)],
+            out: (0..per_node(4)).map(|_| AtomicU64::new(0)).collect(),
+            sent: (0..4 * per_node(1).div_ceil(bands::WORD as usize))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             stamp: vec![0; per_node(1)],
             next_stamp: 0,
             active_count: 0,
@@ -580,13 +585,17 @@ impl<'a> Sim<'a> {
 
     /// Packet `p`, at one of its destinations, hands its message to the output queue.
     fn hand_over(&mut self, p: u32) -> Result<(), SafError> {
-        let pk = self.packets[p as usize];
-        match self.set.find(pk.lo..pk.hi, pk.at) {
-            Some(slot) => self.record(pk.msg, slot),
-            None => Err(SafError::NotADestination {
-                msg: pk.msg,
-                node: pk.at,
-            }),
+        let at = self.packets[p as usize].at;
+        let found = destination(&self.packets, self.set, p, at);
+        self.accept(found, at)
+    }
+
+    /// Node `node` takes a message into its output queue: `found` is the message and the slot of
+    /// `node` among its destinations, if it is one.
+    fn accept(&mut self, found: (u32, Option<u32>), node: u32) -> Result<(), SafError> {
+        match found {
+            (msg, Some(slot)) => self.record(msg, slot),
+            (msg, None) => Err(SafError::NotADestination { msg, node }),
         }
     }
 
@@ -677,38 +686,24 @@ impl<'a> Sim<'a> {
     /// and every node takes in what reached it, band by band on the rayon pool; then the events
     /// that need the single-threaded order are applied in it. Returns the packets moved.
     fn step_bands(&mut self) -> Result<usize, SafError> {
-        let step = self.run.steps;
-        let nodes = self.band_nodes as usize;
-        let words = nodes / bands::WORD as usize;
-        let (occupancy, out, sent) = (&mut self.occupancy, &mut self.out, &mut self.sent);
-        if let [band] = &mut self.bands[..] {
-            bands::send(band, occupancy, out, sent, step);
-        } else {
-            self.bands
-                .par_iter_mut()
-                .zip(occupancy.par_chunks_mut(nodes))
-                .zip(out.par_chunks_mut(4 * nodes))
-                .zip(sent.par_chunks_mut(words))
-                .for_each(|(((band, occ), out), sent)| bands::send(band, occ, out, sent, step));
-        }
+        let (packets, set) = (&self.packets, self.set);
         let links = Links {
+            destination: &|p, v| destination(packets, set, p, v),
             out: &self.out,
             sent: &self.sent,
             stamp: &self.stamp,
             xy: &self.xy,
             side: self.side,
-            step,
         };
-        let (occupancy, peaks) = (&mut self.occupancy, &mut self.run.buffer_peaks);
-        if let [band] = &mut self.bands[..] {
-            bands::receive(band, occupancy, peaks, &links);
-        } else {
-            self.bands
-                .par_iter_mut()
-                .zip(occupancy.par_chunks_mut(nodes))
-                .zip(peaks.par_chunks_mut(nodes))
-                .for_each(|((band, occ), peaks)| bands::receive(band, occ, peaks, &links));
-        }
+        let (nodes, peaks) = (self.band_nodes as usize, &mut self.run.buffer_peaks);
+        let bands = (&mut self.bands[..], &mut self.occupancy[..], &mut peaks[..]);
+        each_band(bands, nodes, |band, occ, _| {
+            bands::send_edges(band, occ, &links)
+        });
+        let bands = (&mut self.bands[..], &mut self.occupancy[..], &mut peaks[..]);
+        each_band(bands, nodes, |band, occ, peaks| {
+            bands::send_and_receive(band, occ, peaks, &links);
+        });
         self.settle()
     }
 
@@ -732,14 +727,16 @@ impl<'a> Sim<'a> {
             }
         }
         activated.sort_unstable_by_key(|a| a.0);
-        handed.sort_unstable_by_key(|h| h.0);
+        handed.sort_unstable_by_key(|h| h.key);
         for &(_, v) in &activated {
             self.join_active(v);
         }
         self.run.packet_hops += moved as u64;
-        let delivered = handed
-            .iter()
-            .try_for_each(|&(_, p, v)| self.deliver_on_arrival(p, v));
+        let delivered = handed.iter().try_for_each(|d| {
+            self.accept(d.found, d.node)?;
+            self.free_ids.push(d.packet);
+            Ok(())
+        });
         (self.activated, self.handed) = (activated, handed);
         delivered.map(|()| moved)
     }
@@ -875,6 +872,31 @@ impl<'a> Sim<'a> {
             2 => u + self.side,
             _ => u - self.side,
         }
+    }
+}
+
+/// Packet `p`'s message and the slot of node `v` among its destination slots, if `v` is one of
+/// them.
+fn destination(packets: &[Packet], set: &MessageSet, p: u32, v: u32) -> (u32, Option<u32>) {
+    let pk = packets[p as usize];
+    (pk.msg, set.find(pk.lo..pk.hi, v))
+}
+
+/// Runs `f` on every band with its slices of the occupancies and buffer peaks (`nodes` per band),
+/// on the rayon pool if there is more than one band.
+fn each_band(
+    (bands, occupancy, peaks): (&mut [Band], &mut [u32], &mut [u32]),
+    nodes: usize,
+    f: impl Fn(&mut Band, &mut [u32], &mut [u32]) + Sync,
+) {
+    if let [band] = bands {
+        f(band, occupancy, peaks);
+    } else {
+        bands
+            .par_iter_mut()
+            .zip(occupancy.par_chunks_mut(nodes))
+            .zip(peaks.par_chunks_mut(nodes))
+            .for_each(|((band, occ), peaks)| f(band, occ, peaks));
     }
 }
 

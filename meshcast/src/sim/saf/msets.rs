@@ -120,6 +120,10 @@ impl MessageSet {
     /// The slot among `slots` (a range of one message's) whose destination is `node`, by binary
     /// search in quadtree order.
     pub fn find(&self, slots: Range<u32>, node: u32) -> Option<u32> {
+        if slots.len() == 1 {
+            // A unicast (a clone, a copy of naive): no key to compute.
+            return (self.dests[slots.start as usize] == node).then_some(slots.start);
+        }
         let key = quad_key(self.side, node);
         let range = &self.dests[slots.start as usize..slots.end as usize];
         let i = range.partition_point(|&t| quad_key(self.side, t) < key);
@@ -155,14 +159,14 @@ impl MessageSet {
 /// Every tile of the nested tessellation into 4ⁱ tiles (i ≤ trailing zeros of `side`) is a
 /// contiguous range of keys.
 pub fn quad_key(side: u32, t: u32) -> u64 {
-    let (x, y) = (t % side, t / side);
     let levels = side.trailing_zeros();
     if side.is_power_of_two() {
-        // The same digits without divisions: bit k of x and y at quadtree level levels − 1 − k.
-        return (0..levels).rev().fold(0u64, |key, k| {
-            key * 4 + u64::from((x >> k) & 1) + 2 * u64::from((y >> k) & 1)
-        });
+        // The same digits without divisions: bit k of x and y at quadtree level levels − 1 − k,
+        // that is x's bits interleaved with y's (a Morton code).
+        let (x, y) = (t & (side - 1), t >> levels);
+        return spread_bits(x) | spread_bits(y) << 1;
     }
+    let (x, y) = (t % side, t / side);
     let mut key = 0u64;
     let mut s = side;
     for _ in 0..levels {
@@ -171,6 +175,16 @@ pub fn quad_key(side: u32, t: u32) -> u64 {
     }
     let m = side >> levels;
     key * u64::from(m) * u64::from(m) + u64::from((y % m) * m + x % m)
+}
+
+/// The bits of `v` at the even positions of a 64-bit word (bit k at bit 2k).
+fn spread_bits(v: u32) -> u64 {
+    let mut x = u64::from(v);
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
 }
 
 /// A random `mcast(n, d, c)` set on a `side × side` mesh with degree exactly `d` and congestion
@@ -403,6 +417,21 @@ fn setting(name: &'static str, value: usize, allowed: &'static str) -> InputErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quad_key_interleaves_the_digits_of_the_halvings() {
+        for side in [1, 2, 4, 8, 32, 256, 1 << 12] {
+            for t in (0..side * side).step_by((side as usize * side as usize / 4096).max(1)) {
+                // The quadtree digits, most significant first, by halving the side.
+                let (x, y, mut s, mut key) = (t % side, t / side, side, 0u64);
+                while s > 1 {
+                    s /= 2;
+                    key = key * 4 + u64::from((x / s) & 1) + 2 * u64::from((y / s) & 1);
+                }
+                assert_eq!(quad_key(side, t), key, "side {side}, node {t}");
+            }
+        }
+    }
 
     #[test]
     fn quad_key_keeps_tiles_contiguous() {

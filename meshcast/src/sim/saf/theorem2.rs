@@ -121,7 +121,11 @@ fn other_half(x: u32, half: u32) -> u32 {
 fn strip(sim: &mut Sim<'_>, held: Vec<PacketId>, levels: u32) -> Vec<PacketId> {
     let set = sim.set();
     let side = set.side();
-    let tile_of = |node: u32| tile_prefix(side, levels, node);
+    // Every node's tile, once: the partitions below look up about 2 log₂ d tiles per packet.
+    let tiles: Vec<u64> = (0..side * side)
+        .map(|v| tile_prefix(side, levels, v))
+        .collect();
+    let tile_of = |node: u32| tiles[node as usize];
     let mut kept = Vec::with_capacity(held.len());
     for p in held {
         let here = tile_of(sim.at(p));
