@@ -50,7 +50,7 @@
 //!   below both the simulators ([`sim`]) and the experiments ([`experiment`]) that use them.
 //! * [`sim`]: simulators that execute routing step by step instead of by formula:
 //!   [`sim::wormhole`], flit-level wormhole routers under load running any plan (seeds 002,
-//!   003); [`sim::saf`], seed 004's store-and-forward mesh with bounded buffers and its
+//!   003), watched from outside through a [`sim::wormhole::Observer`]; [`sim::saf`], seed 004's store-and-forward mesh with bounded buffers and its
 //!   algorithms for whole multicast message sets.
 //! * [`experiment`]: the seeds' published numbers and worked examples, and the machinery that
 //!   sets ours against them, one module per seed — Monte-Carlo sweeps with exact tallies and
