@@ -300,12 +300,19 @@ pub struct Metrics {
 impl Metrics {
     /// The metrics of a valid plan.
     pub fn of(plan: &Plan, shape: &Shape) -> Metrics {
+        let one = Timeline::new(plan, shape, Ports::One);
+        Metrics::from_timelines(plan, &one, &Timeline::new(plan, shape, Ports::All))
+    }
+
+    /// The metrics of a valid plan whose one-port (`one`) and all-port (`all`) timelines a
+    /// caller already holds, so that they are not played again.
+    pub(crate) fn from_timelines(plan: &Plan, one: &Timeline, all: &Timeline) -> Metrics {
         let traffic = plan.traffic();
         Metrics {
             traffic,
             additional_traffic: traffic.saturating_sub(plan.destinations().len() as u32),
-            one_port_time: Timeline::new(plan, shape, Ports::One).completion(plan),
-            all_port_time: Timeline::new(plan, shape, Ports::All).completion(plan),
+            one_port_time: one.completion(plan),
+            all_port_time: all.completion(plan),
         }
     }
 }

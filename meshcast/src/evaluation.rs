@@ -125,11 +125,13 @@ impl Evaluation {
         let steps = Evaluation::stepped(plan.kind())
             .then(|| Steps::new(plan, shape, models.wormhole.ports));
         let optimal = Schedule::Optimal.apply(plan.clone(), shape);
+        let one_port = Timeline::new(plan, shape, Ports::One);
+        let all_port = Timeline::new(plan, shape, Ports::All);
         Evaluation {
-            metrics: Metrics::of(plan, shape),
-            optimal_one_port_time: Metrics::of(&optimal, shape).one_port_time,
-            one_port: Timeline::new(plan, shape, Ports::One),
-            all_port: Timeline::new(plan, shape, Ports::All),
+            metrics: Metrics::from_timelines(plan, &one_port, &all_port),
+            optimal_one_port_time: Timeline::new(&optimal, shape, Ports::One).completion(&optimal),
+            one_port,
+            all_port,
             d_port: match models.wormhole.ports {
                 ports @ Ports::Multi(d) => Some(DPort {
                     ports: d,

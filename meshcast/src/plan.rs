@@ -316,9 +316,8 @@ impl Plan {
     }
 
     fn check_destinations(&self, shape: &Shape) -> Result<(), PlanError> {
-        let fault = match multicast_fault(shape, self.source, &self.destinations) {
-            None => return Ok(()),
-            Some(fault) => fault,
+        let Some(fault) = multicast_fault(shape, self.source, &self.destinations) else {
+            return Ok(());
         };
         let what = match fault {
             MulticastFault::SourceOutOfRange => {
