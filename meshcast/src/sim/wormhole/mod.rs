@@ -42,11 +42,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod buffers;
 mod channels;
 mod config;
 mod network;
 mod nodes;
 mod observer;
+mod switch;
 pub mod traffic;
 
 pub use channels::Classes;

@@ -36,9 +36,11 @@
 
 use crate::topology::Node;
 
+use super::buffers::Buffers;
 use super::channels::{Channels, WormHop};
 use super::config::{Router, VcRelease};
 use super::observer::{ChannelId, Observer};
+use super::switch::{Request, Switch};
 
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -68,19 +70,6 @@ struct Worm {
     asleep: bool,
 }
 
-/// A flit that wants to cross the crossbar this cycle.
-#[derive(Clone, Copy, Debug)]
-struct Request {
-    worm: u32,
-    pos: i32,
-    input: u32,
-    output: u32,
-    /// Virtual channel index within the input port (round-robin key at the input).
-    vc_local: u32,
-    /// Input port index within its router (round-robin key at the output).
-    in_local: u32,
-}
-
 /// Worm `tag`'s tail left the router at `node` this cycle: the node holds a copy if the hop
 /// drops one (`copy`), and the worm is over if it was its last hop (`last`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,53 +80,19 @@ pub(crate) struct Arrival {
     pub last: bool,
 }
 
-/// One virtual-channel buffer: its owner and its flits, stored as a count and a ring of arrival
-/// cycles (in [`Network::vc_ring`]), with the cycle the front flit may leave kept here so that the
-/// readiness test reads one record.
-#[derive(Clone, Copy, Debug)]
-struct Vc {
-    /// The cycle the front flit has spent the pipeline in the router (valid while `count > 0`).
-    ready: u64,
-    /// The worm that holds it, `NONE` while it is free to take.
-    owner: u32,
-    count: u32,
-    /// The ring slot of the front flit.
-    front: u32,
-    /// The worms with flits (or, the newest, a header to come) in the buffer, oldest first:
-    /// `queued` of them from slot `first` of its `B + 1` slots in [`Network::vc_queue`]. With
-    /// [`VcRelease::TailLeft`] only the owner.
-    first: u32,
-    queued: u32,
-}
-
 /// Routers, buffers and worms.
 pub(crate) struct Network {
     pub channels: Channels,
     vcs: u32,
-    buffer: u32,
-    pipeline: u64,
     ports: u32,
     length: u32,
     links: u32,
-    /// Per global virtual channel (`channel · V + v`).
-    vc: Vec<Vc>,
-    /// The arrival cycles of each virtual channel's flits, `B` slots from `vc · B`.
-    vc_ring: Vec<u64>,
-    /// The worms queued in each virtual channel's buffer, `B + 1` slots from `vc · (B + 1)`.
-    vc_queue: Vec<u32>,
     release: VcRelease,
+    bufs: Buffers,
     /// Per injection / ejection port (node · d + k): the worm using it.
     inj_owner: Vec<u32>,
     ej_owner: Vec<u32>,
-    /// Round-robin pointers: per input port the virtual channel, per output port the input
-    /// port that goes first (kept below `V` and the radix, so no division is needed).
-    rr_in: Vec<u32>,
-    rr_out: Vec<u32>,
-    in_best: Vec<u32>,
-    out_best: Vec<u32>,
-    touched_in: Vec<u32>,
-    touched_out: Vec<u32>,
-    requests: Vec<Request>,
+    switch: Switch,
     worms: Vec<Worm>,
     free_worms: Vec<u32>,
     active: Vec<u32>,
@@ -174,37 +129,18 @@ impl Network {
         let total_vcs = (links * vcs) as usize;
         let io = (nodes * ports) as usize;
         let ports_total = links as usize + io;
+        let radix = channels.per_node + ports;
         Network {
             channels,
             vcs,
-            buffer,
-            pipeline: u64::from(pipeline),
             ports,
             length,
             links,
-            vc: vec![
-                Vc {
-                    ready: 0,
-                    owner: NONE,
-                    count: 0,
-                    front: 0,
-                    first: 0,
-                    queued: 0,
-                };
-                total_vcs
-            ],
-            vc_ring: vec![0; total_vcs * buffer as usize],
-            vc_queue: vec![NONE; total_vcs * (buffer as usize + 1)],
             release,
+            bufs: Buffers::new(total_vcs, buffer, pipeline, release),
             inj_owner: vec![NONE; io],
             ej_owner: vec![NONE; io],
-            rr_in: vec![0; ports_total],
-            rr_out: vec![0; ports_total],
-            in_best: vec![NONE; ports_total],
-            out_best: vec![NONE; ports_total],
-            touched_in: Vec::new(),
-            touched_out: Vec::new(),
-            requests: Vec::new(),
+            switch: Switch::new(ports_total, radix, vcs),
             worms: Vec::new(),
             free_worms: Vec::new(),
             active: Vec::new(),
@@ -274,7 +210,6 @@ impl Network {
         // One pass over the worms for both phases: a worm's allocation changes only its own
         // head and the owners of what it takes, which no other worm's requests read, so the
         // requests, and their order, are those of two separate passes.
-        self.requests.clear();
         for i in 0..self.active.len() {
             let id = self.active[i];
             if !self.worms[id as usize].asleep {
@@ -282,15 +217,20 @@ impl Network {
                 self.request(id, now);
             }
         }
-        self.arbitrate();
-        let moved = self.traverse(now, out, obs);
+        self.switch.arbitrate();
+        let moved = self.switch.granted();
+        for i in 0..moved {
+            let r = self.switch.grant(i);
+            self.advance(r, now, out, obs);
+        }
+        self.switch.clear();
         self.sleep();
         if self.ended > 0 {
             self.ended = 0;
             self.active
                 .retain(|&id| self.worms[id as usize].ejected < self.length);
         }
-        moved
+        moved as u32
     }
 
     /// Whether a flit at position `pos` of worm `id` (`w`) may leave its buffer at `now`: it
@@ -298,20 +238,11 @@ impl Network {
     #[inline]
     fn ready_at(&self, id: u32, w: &Worm, pos: i32, now: u64) -> bool {
         if pos < 0 {
-            w.unsent > 0 && now >= w.ready + self.pipeline
+            w.unsent > 0 && self.bufs.source_ready(w.ready, now)
         } else {
             let hop = &w.hops[pos as usize];
-            let vc = &self.vc[hop.vc as usize];
-            hop.flits > 0
-                && vc.ready <= now
-                && (self.release == VcRelease::TailLeft || self.front_worm(hop.vc) == id)
+            self.bufs.ready(id, hop.vc, hop.flits, now)
         }
-    }
-
-    /// The worm whose flits are at the front of virtual channel `vc`'s buffer.
-    fn front_worm(&self, vc: u32) -> u32 {
-        let v = &self.vc[vc as usize];
-        self.vc_queue[vc as usize * (self.buffer as usize + 1) + v.first as usize]
     }
 
     /// Route and virtual-channel allocation for awake worm `id`: its header, once ready, takes
@@ -336,7 +267,7 @@ impl Network {
         let next = (w.head + 1) as usize;
         match self.free_vc(w) {
             Some(vc) => {
-                self.take(vc, id);
+                self.bufs.take(vc, id);
                 let w = &mut self.worms[id as usize];
                 let hop = &mut w.hops[next];
                 hop.vc = vc;
@@ -345,28 +276,6 @@ impl Network {
             }
             None => self.failed.push(id),
         }
-    }
-
-    /// Worm `id` takes free virtual channel `vc` and queues behind the worms in its buffer.
-    fn take(&mut self, vc: u32, id: u32) {
-        let q = self.buffer + 1;
-        let v = &mut self.vc[vc as usize];
-        v.owner = id;
-        let slot = v.first + v.queued;
-        let slot = if slot >= q { slot - q } else { slot };
-        v.queued += 1;
-        self.vc_queue[(vc * q + slot) as usize] = id;
-    }
-
-    /// Whether worm `id` is queued in virtual channel `vc`'s buffer.
-    fn queued_in(&self, vc: u32, id: u32) -> bool {
-        let q = self.buffer + 1;
-        let v = &self.vc[vc as usize];
-        (0..v.queued).any(|k| {
-            let slot = v.first + k;
-            let slot = if slot >= q { slot - q } else { slot };
-            self.vc_queue[(vc * q + slot) as usize] == id
-        })
     }
 
     /// The lowest free ejection port at worm `w`'s last node.
@@ -381,7 +290,7 @@ impl Network {
         let base = hop.channel * self.vcs;
         (hop.vcs.lo as u32..(hop.vcs.lo + hop.vcs.n) as u32)
             .map(|v| base + v)
-            .find(|&vc| self.vc[vc as usize].owner == NONE)
+            .find(|&vc| self.bufs.vc[vc as usize].owner == NONE)
     }
 
     fn last_node(&self, w: &Worm) -> u32 {
@@ -427,12 +336,12 @@ impl Network {
                 w.unsent
             } else {
                 let hop = &w.hops[pos as usize];
-                if hop.flits > 0 && self.front_worm(hop.vc) != id {
+                if hop.flits > 0 && self.bufs.front_worm(hop.vc) != id {
                     return false;
                 }
                 hop.flits
             };
-            flits == 0 || self.vc[w.hops[(pos + 1) as usize].vc as usize].count >= self.buffer
+            flits == 0 || !self.bufs.room(w.hops[(pos + 1) as usize].vc)
         })
     }
 
@@ -443,128 +352,53 @@ impl Network {
         }
     }
 
-    /// Switch requests of awake worm `id`: every position holding a ready flit whose next buffer
-    /// has room; each input port keeps its round-robin favourite.
+    /// Switch requests of awake worm `id`, from its tail to its head: every position holding a
+    /// ready flit whose next buffer (or ejection channel) it holds with room.
     #[inline]
     fn request(&mut self, id: u32, now: u64) {
-        let first = self.requests.len() as u32;
+        let first = self.switch.requests.len();
         let w = &self.worms[id as usize];
-        let last = w.hops.len() as i32 - 1;
-        for pos in w.tail..=w.head.min(last) {
-            if !self.ready_at(id, w, pos, now) {
-                continue;
-            }
-            let output = if pos == last {
-                if w.ej == NONE {
-                    continue;
-                }
-                w.ej
-            } else {
-                let next = &w.hops[(pos + 1) as usize];
-                if next.vc == NONE || self.vc[next.vc as usize].count >= self.buffer {
-                    continue;
-                }
-                next.channel
-            };
-            let (input, vc_local, in_local) = if pos < 0 {
-                (self.links + w.inj, 0, self.channels.per_node + w.inj_local)
-            } else {
-                let hop = &w.hops[pos as usize];
-                (hop.channel, u32::from(hop.vc_local), u32::from(hop.lane))
-            };
-            let r = Request {
+        let bufs = &self.bufs;
+        let requests = &mut self.switch.requests;
+        let hops = &w.hops[..];
+        if w.tail < 0 && w.unsent > 0 && bufs.source_ready(w.ready, now) && bufs.room(hops[0].vc) {
+            requests.push(Request {
                 worm: id,
-                pos,
-                input,
-                output,
-                vc_local,
-                in_local,
-            };
-            let idx = self.requests.len() as u32;
-            self.requests.push(r);
-            if self.vcs == 1 {
+                pos: -1,
+                input: self.links + w.inj,
+                output: hops[0].channel,
+                vc_local: 0,
+                in_local: self.channels.per_node + w.inj_local,
+            });
+        }
+        let from = w.tail.max(0) as usize;
+        let to = (w.head + 1) as usize;
+        for (pos, hop) in (from..).zip(&hops[from..to]) {
+            if !bufs.ready(id, hop.vc, hop.flits, now) {
                 continue;
             }
-            let best = self.in_best[input as usize];
-            if best == NONE {
-                self.touched_in.push(input);
-                self.in_best[input as usize] = idx;
-            } else {
-                let rr = self.rr_in[input as usize];
-                let key = |v: u32| rotated(v, rr, self.vcs);
-                if key(vc_local) < key(self.requests[best as usize].vc_local) {
-                    self.in_best[input as usize] = idx;
-                }
-            }
+            let output = match hops.get(pos + 1) {
+                Some(next) if bufs.room(next.vc) => next.channel,
+                None if w.ej != NONE => w.ej,
+                _ => continue,
+            };
+            requests.push(Request {
+                worm: id,
+                pos: pos as i32,
+                input: hop.channel,
+                output,
+                vc_local: u32::from(hop.vc_local),
+                in_local: u32::from(hop.lane),
+            });
         }
-        if self.vcs == 1 {
-            // One virtual channel per input port: its only request wins the input stage, and
-            // goes to the output stage in the order `arbitrate` would pass it on.
-            for idx in first..self.requests.len() as u32 {
-                self.offer(idx);
-            }
-        }
+        self.switch.input_stage(first);
     }
 
-    /// The input stage's winners, in the order their inputs first requested, go to the output
-    /// stage.
+    /// Move the flit of granted request `r` one position on.
     #[inline]
-    fn arbitrate(&mut self) {
-        for i in 0..self.touched_in.len() {
-            let input = self.touched_in[i];
-            let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
-            self.offer(idx);
-        }
-        self.touched_in.clear();
-    }
-
-    /// Request `idx`, the winner at its input, competes for its output: round robin from the
-    /// output's pointer.
-    #[inline]
-    fn offer(&mut self, idx: u32) {
-        let r = self.requests[idx as usize];
-        let best = self.out_best[r.output as usize];
-        if best == NONE {
-            self.touched_out.push(r.output);
-            self.out_best[r.output as usize] = idx;
-        } else {
-            let radix = self.channels.per_node + self.ports;
-            let rr = self.rr_out[r.output as usize];
-            let key = |v: u32| rotated(v, rr, radix);
-            if key(r.in_local) < key(self.requests[best as usize].in_local) {
-                self.out_best[r.output as usize] = idx;
-            }
-        }
-    }
-
-    fn traverse(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
-        let mut moved = 0;
-        for i in 0..self.touched_out.len() {
-            let output = self.touched_out[i];
-            let idx = std::mem::replace(&mut self.out_best[output as usize], NONE);
-            let r = self.requests[idx as usize];
-            let radix = self.channels.per_node + self.ports;
-            self.rr_out[output as usize] = after(r.in_local, radix);
-            self.rr_in[r.input as usize] = after(r.vc_local, self.vcs);
-            self.advance(r.worm, r.pos, now, out, obs);
-            moved += 1;
-        }
-        self.touched_out.clear();
-        moved
-    }
-
-    /// Move worm `id`'s flit at `pos` one position on.
-    fn advance(
-        &mut self,
-        id: u32,
-        pos: i32,
-        now: u64,
-        out: &mut Vec<Arrival>,
-        obs: &mut impl Observer,
-    ) {
-        let b = self.buffer;
-        let w = &mut self.worms[id as usize];
-        let last = w.hops.len() as i32 - 1;
+    fn advance(&mut self, r: Request, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) {
+        let w = &mut self.worms[r.worm as usize];
+        let pos = r.pos;
         let is_tail = if pos < 0 {
             w.unsent -= 1;
             self.flits_injected += 1;
@@ -572,40 +406,35 @@ impl Network {
         } else {
             let hop = &mut w.hops[pos as usize];
             hop.flits -= 1;
-            let i = hop.vc as usize;
-            let vc = &mut self.vc[i];
-            vc.front = after(vc.front, b);
-            vc.count -= 1;
-            if vc.count > 0 {
-                vc.ready = self.vc_ring[i * b as usize + vc.front as usize] + self.pipeline;
-            }
+            self.bufs.pop(hop.vc);
             w.tail == pos && hop.flits == 0
         };
-        if pos == last {
-            w.ejected += 1;
-            self.flits_ejected += 1;
-        } else {
-            let hop = &mut w.hops[(pos + 1) as usize];
-            hop.flits += 1;
-            let i = hop.vc as usize;
-            let vc = &mut self.vc[i];
-            let slot = vc.front + vc.count;
-            let slot = if slot >= b { slot - b } else { slot };
-            self.vc_ring[i * b as usize + slot as usize] = now;
-            if vc.count == 0 {
-                vc.ready = now + self.pipeline;
+        match w.hops.get_mut((pos + 1) as usize) {
+            Some(next) => {
+                next.flits += 1;
+                self.bufs.push(next.vc, now);
+                self.flit_hops += 1;
+                obs.on_flit(now, ChannelId(next.channel));
             }
-            vc.count += 1;
-            self.flit_hops += 1;
-            obs.on_flit(now, ChannelId(hop.channel));
+            None => {
+                w.ejected += 1;
+                self.flits_ejected += 1;
+            }
         }
-        if !is_tail {
-            return;
+        if is_tail {
+            self.tail_left(r.worm, pos, out);
         }
+    }
+
+    /// Worm `id`'s tail flit has just left position `pos`: the worm gives up what it held there
+    /// (and, with [`VcRelease::TailSent`], the next virtual channel), the node there gets its
+    /// copy, and the worm is over if that was its last hop.
+    fn tail_left(&mut self, id: u32, pos: i32, out: &mut Vec<Arrival>) {
+        let last = self.worms[id as usize].hops.len() as i32 - 1;
         if self.release == VcRelease::TailSent && pos < last {
             // The tail is in the next buffer: the next worm may take its virtual channel.
-            let next = w.hops[(pos + 1) as usize];
-            self.vc[next.vc as usize].owner = NONE;
+            let next = self.worms[id as usize].hops[(pos + 1) as usize];
+            self.bufs.vc[next.vc as usize].owner = NONE;
             Self::wake(
                 &mut self.worms,
                 &mut self.wake_channel[next.channel as usize],
@@ -615,40 +444,38 @@ impl Network {
         if pos < 0 {
             self.inj_owner[w.inj as usize] = NONE;
             w.inj = NONE;
-        } else {
-            let hop = w.hops[pos as usize];
-            w.hops[pos as usize].vc = NONE;
-            // The worm at the front of the buffer leaves its queue.
-            let vc = &mut self.vc[hop.vc as usize];
-            vc.first = after(vc.first, self.buffer + 1);
-            vc.queued -= 1;
-            if self.release == VcRelease::TailLeft {
-                vc.owner = NONE;
-            }
-            if hop.drop || pos == last {
-                out.push(Arrival {
-                    tag: w.tag,
-                    node: Node(self.channels.head[hop.channel as usize]),
-                    copy: hop.drop,
-                    last: pos == last,
-                });
-            }
-            let sleepers = &mut self.wake_channel[hop.channel as usize];
-            if pos == last {
-                let port = w.ej - self.links;
-                self.ej_owner[port as usize] = NONE;
-                self.free_worms.push(id);
-                self.ended += 1;
-                Self::wake(&mut self.worms, sleepers);
-                let sleepers = &mut self.wake_eject[(port / self.ports) as usize];
-                Self::wake(&mut self.worms, sleepers);
-                return;
-            }
-            w.tail = pos + 1;
-            Self::wake(&mut self.worms, sleepers);
+            w.tail = 0;
             return;
         }
-        w.tail = pos + 1;
+        let hop = w.hops[pos as usize];
+        w.hops[pos as usize].vc = NONE;
+        // The worm at the front of the buffer leaves its queue.
+        self.bufs.leave(hop.vc);
+        if hop.drop || pos == last {
+            out.push(Arrival {
+                tag: w.tag,
+                node: Node(self.channels.head[hop.channel as usize]),
+                copy: hop.drop,
+                last: pos == last,
+            });
+        }
+        Self::wake(
+            &mut self.worms,
+            &mut self.wake_channel[hop.channel as usize],
+        );
+        let w = &mut self.worms[id as usize];
+        if pos < last {
+            w.tail = pos + 1;
+            return;
+        }
+        let port = w.ej - self.links;
+        self.ej_owner[port as usize] = NONE;
+        self.free_worms.push(id);
+        self.ended += 1;
+        Self::wake(
+            &mut self.worms,
+            &mut self.wake_eject[(port / self.ports) as usize],
+        );
     }
 
     /// Every flit accounted for: each active worm's flits at its source, in buffers it holds and
@@ -662,7 +489,7 @@ impl Network {
             for hop in &w.hops {
                 let vc = hop.vc;
                 if vc != NONE {
-                    if !self.queued_in(vc, id) {
+                    if !self.bufs.queued_in(vc, id) {
                         return Err(format!(
                             "worm {id} holds virtual channel {vc} but is not queued in it"
                         ));
@@ -678,7 +505,7 @@ impl Network {
                 ));
             }
         }
-        let buffered: u64 = self.vc.iter().map(|vc| u64::from(vc.count)).sum();
+        let buffered: u64 = self.bufs.vc.iter().map(|vc| u64::from(vc.count)).sum();
         if buffered != held {
             return Err(format!(
                 "{buffered} flits buffered but active worms hold {held}"
@@ -725,25 +552,6 @@ impl Network {
                 format!("worm {id} holds {holds} and waits for {wants}")
             })
             .collect()
-    }
-}
-
-/// `x + 1` modulo `n` (for `x < n`), without a division.
-fn after(x: u32, n: u32) -> u32 {
-    if x + 1 == n {
-        0
-    } else {
-        x + 1
-    }
-}
-
-/// `(v − first) mod n` (for `v, first < n`): `v`'s place in a round robin that starts at
-/// `first`, without a division.
-fn rotated(v: u32, first: u32, n: u32) -> u32 {
-    if v >= first {
-        v - first
-    } else {
-        v + n - first
     }
 }
 

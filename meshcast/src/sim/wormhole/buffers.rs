@@ -1,0 +1,152 @@
+//! The virtual-channel buffers of every input port, as flat arrays: who holds each virtual
+//! channel, how many flits it buffers and when its front flit may leave, and which worms' flits
+//! are in it. Worms and what they do with the buffers are the network's ([`super::network`]).
+//!
+//! A buffer stores no flits, only a count and a ring of arrival cycles (the pipeline delay of
+//! each flit), with the front flit's ready cycle kept beside the count so that the request loop
+//! reads one record per buffer.
+
+use super::config::VcRelease;
+use super::network::NONE;
+use super::switch::after;
+
+/// One virtual-channel buffer: its owner and its flits, stored as a count and a ring of arrival
+/// cycles (in [`Buffers::ring`]), with the cycle the front flit may leave kept here.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vc {
+    /// The cycle the front flit has spent the pipeline in the router (valid while `count > 0`).
+    pub ready: u64,
+    /// The worm that holds it, `NONE` while it is free to take.
+    pub owner: u32,
+    pub count: u32,
+    /// The ring slot of the front flit.
+    front: u32,
+    /// The worms with flits (or, the newest, a header to come) in the buffer, oldest first:
+    /// `queued` of them from slot `first` of its `B + 1` slots in [`Buffers::queue`]. With
+    /// [`VcRelease::TailLeft`] only the owner.
+    first: u32,
+    pub queued: u32,
+}
+
+/// Every virtual channel's buffer (global id `channel · V + v`).
+pub(crate) struct Buffers {
+    /// `B`, flits per buffer.
+    pub size: u32,
+    pipeline: u64,
+    release: VcRelease,
+    pub vc: Vec<Vc>,
+    /// The arrival cycles of each buffer's flits, `B` slots from `vc · B`.
+    ring: Vec<u64>,
+    /// The worms queued in each buffer, `B + 1` slots from `vc · (B + 1)`.
+    queue: Vec<u32>,
+}
+
+impl Buffers {
+    /// `count` empty buffers of `size` flits whose flits spend `pipeline` cycles in the router.
+    pub fn new(count: usize, size: u32, pipeline: u32, release: VcRelease) -> Buffers {
+        let free = Vc {
+            ready: 0,
+            owner: NONE,
+            count: 0,
+            front: 0,
+            first: 0,
+            queued: 0,
+        };
+        Buffers {
+            size,
+            pipeline: u64::from(pipeline),
+            release,
+            vc: vec![free; count],
+            ring: vec![0; count * size as usize],
+            queue: vec![NONE; count * (size as usize + 1)],
+        }
+    }
+
+    /// Whether worm `id`, holding virtual channel `vc` with `flits` flits in it, has a flit at
+    /// the front of the buffer that has spent the pipeline in the router at `now`.
+    #[inline]
+    pub fn ready(&self, id: u32, vc: u32, flits: u32, now: u64) -> bool {
+        flits > 0
+            && self.vc[vc as usize].ready <= now
+            && (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
+    }
+
+    /// Whether held virtual channel `vc` (`NONE`: not held yet) has room for a flit.
+    #[inline]
+    pub fn room(&self, vc: u32) -> bool {
+        vc != NONE && self.vc[vc as usize].count < self.size
+    }
+
+    /// Whether a flit generated at the source at `ready` has spent the pipeline at `now`.
+    #[inline]
+    pub fn source_ready(&self, ready: u64, now: u64) -> bool {
+        now >= ready + self.pipeline
+    }
+
+    /// The worm whose flits are at the front of virtual channel `vc`'s buffer.
+    pub fn front_worm(&self, vc: u32) -> u32 {
+        let v = &self.vc[vc as usize];
+        self.queue[vc as usize * (self.size as usize + 1) + v.first as usize]
+    }
+
+    /// Worm `id` takes free virtual channel `vc` and queues behind the worms in its buffer.
+    pub fn take(&mut self, vc: u32, id: u32) {
+        let q = self.size + 1;
+        let v = &mut self.vc[vc as usize];
+        v.owner = id;
+        let slot = v.first + v.queued;
+        let slot = if slot >= q { slot - q } else { slot };
+        v.queued += 1;
+        self.queue[(vc * q + slot) as usize] = id;
+    }
+
+    /// The worm at the front of `vc`'s buffer has sent its tail on: it leaves the queue, and
+    /// with [`VcRelease::TailLeft`] the virtual channel is free.
+    pub fn leave(&mut self, vc: u32) {
+        let v = &mut self.vc[vc as usize];
+        v.first = after(v.first, self.size + 1);
+        v.queued -= 1;
+        if self.release == VcRelease::TailLeft {
+            v.owner = NONE;
+        }
+    }
+
+    /// Whether worm `id` is queued in virtual channel `vc`'s buffer.
+    pub fn queued_in(&self, vc: u32, id: u32) -> bool {
+        let q = self.size + 1;
+        let v = &self.vc[vc as usize];
+        (0..v.queued).any(|k| {
+            let slot = v.first + k;
+            let slot = if slot >= q { slot - q } else { slot };
+            self.queue[(vc * q + slot) as usize] == id
+        })
+    }
+
+    /// The front flit leaves buffer `vc`; the next one's ready cycle comes from the ring.
+    #[inline]
+    pub fn pop(&mut self, vc: u32) {
+        let b = self.size as usize;
+        let i = vc as usize;
+        let v = &mut self.vc[i];
+        v.front = after(v.front, self.size);
+        v.count -= 1;
+        if v.count > 0 {
+            v.ready = self.ring[i * b + v.front as usize] + self.pipeline;
+        }
+    }
+
+    /// A flit enters buffer `vc` at `now`.
+    #[inline]
+    pub fn push(&mut self, vc: u32, now: u64) {
+        let b = self.size;
+        let i = vc as usize;
+        let v = &mut self.vc[i];
+        let slot = v.front + v.count;
+        let slot = if slot >= b { slot - b } else { slot };
+        self.ring[i * b as usize + slot as usize] = now;
+        if v.count == 0 {
+            v.ready = now + self.pipeline;
+        }
+        v.count += 1;
+    }
+}

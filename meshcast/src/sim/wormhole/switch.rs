@@ -1,0 +1,163 @@
+//! The switch allocator of every router at once: separable and input-first, round robin at both
+//! stages. It sees requests only (which input port and virtual channel wants which output port)
+//! and says which win; what a winning flit does is the network's business
+//! ([`super::network`]).
+//!
+//! Each input port picks one of its virtual channels' requests (round robin from the virtual
+//! channel after the one that last won there), then each output port picks one of the input
+//! ports that chose it (round robin from the input port after the one that last won there).
+//! Winners are granted in the order their outputs were first requested, which is the order the
+//! network asked in, so a cycle is a pure function of its requests.
+
+use super::network::NONE;
+
+/// A flit that wants to cross the crossbar this cycle.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Request {
+    pub worm: u32,
+    /// The worm's position the flit leaves: -1 the source, else a hop.
+    pub pos: i32,
+    pub input: u32,
+    pub output: u32,
+    /// Virtual channel index within the input port (round-robin key at the input).
+    pub vc_local: u32,
+    /// Input port index within its router (round-robin key at the output).
+    pub in_local: u32,
+}
+
+/// Round-robin pointers and this cycle's requests, for every input and output port (network
+/// channels first, then the injection or ejection ports).
+pub(crate) struct Switch {
+    vcs: u32,
+    /// Input ports per router: `2n` channels and `d` injection ports.
+    radix: u32,
+    /// Per input port the virtual channel, per output port the input port that goes first (kept
+    /// below `V` and the radix, so no division is needed).
+    rr_in: Vec<u32>,
+    rr_out: Vec<u32>,
+    in_best: Vec<u32>,
+    out_best: Vec<u32>,
+    touched_in: Vec<u32>,
+    touched_out: Vec<u32>,
+    /// This cycle's requests, in the order they were made.
+    pub requests: Vec<Request>,
+}
+
+impl Switch {
+    /// The allocator of `ports` input and output ports, `radix` per router, `vcs` virtual
+    /// channels per input port.
+    pub fn new(ports: usize, radix: u32, vcs: u32) -> Switch {
+        Switch {
+            vcs,
+            radix,
+            rr_in: vec![0; ports],
+            rr_out: vec![0; ports],
+            in_best: vec![NONE; ports],
+            out_best: vec![NONE; ports],
+            touched_in: Vec::new(),
+            touched_out: Vec::new(),
+            requests: Vec::new(),
+        }
+    }
+
+    /// The input stage for the requests from index `first` on, just made: each input port keeps
+    /// its round-robin favourite. With one virtual channel per input port, an input's only
+    /// request wins it and goes straight to the output stage, in the order [`Switch::arbitrate`]
+    /// would pass it on.
+    #[inline]
+    pub fn input_stage(&mut self, first: usize) {
+        let made = first as u32..self.requests.len() as u32;
+        if self.vcs == 1 {
+            made.for_each(|idx| self.offer(idx));
+            return;
+        }
+        for idx in made {
+            let r = self.requests[idx as usize];
+            let best = self.in_best[r.input as usize];
+            if best == NONE {
+                self.touched_in.push(r.input);
+                self.in_best[r.input as usize] = idx;
+            } else {
+                let rr = self.rr_in[r.input as usize];
+                let key = |v: u32| rotated(v, rr, self.vcs);
+                if key(r.vc_local) < key(self.requests[best as usize].vc_local) {
+                    self.in_best[r.input as usize] = idx;
+                }
+            }
+        }
+    }
+
+    /// The input stage's winners, in the order their inputs first requested, go to the output
+    /// stage.
+    #[inline]
+    pub fn arbitrate(&mut self) {
+        for i in 0..self.touched_in.len() {
+            let input = self.touched_in[i];
+            let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
+            self.offer(idx);
+        }
+        self.touched_in.clear();
+    }
+
+    /// Request `idx`, the winner at its input, competes for its output: round robin from the
+    /// output's pointer.
+    #[inline]
+    fn offer(&mut self, idx: u32) {
+        let r = self.requests[idx as usize];
+        let best = &mut self.out_best[r.output as usize];
+        if *best == NONE {
+            *best = idx;
+            self.touched_out.push(r.output);
+        } else {
+            let rr = self.rr_out[r.output as usize];
+            let key = |v: u32| rotated(v, rr, self.radix);
+            if key(r.in_local) < key(self.requests[*best as usize].in_local) {
+                *best = idx;
+            }
+        }
+    }
+
+    /// Output ports granted this cycle, after [`Switch::arbitrate`].
+    pub fn granted(&self) -> usize {
+        self.touched_out.len()
+    }
+
+    /// The request that won the `i`-th granted output port; both its ports' pointers move past
+    /// it.
+    #[inline]
+    pub fn grant(&mut self, i: usize) -> Request {
+        let output = self.touched_out[i] as usize;
+        let idx = std::mem::replace(&mut self.out_best[output], NONE);
+        let r = self.requests[idx as usize];
+        self.rr_out[output] = after(r.in_local, self.radix);
+        if self.vcs > 1 {
+            self.rr_in[r.input as usize] = after(r.vc_local, self.vcs);
+        }
+        r
+    }
+
+    /// Forget this cycle's requests and grants.
+    pub fn clear(&mut self) {
+        self.touched_out.clear();
+        self.requests.clear();
+    }
+}
+
+/// `x + 1` modulo `n` (for `x < n`), without a division.
+pub(crate) fn after(x: u32, n: u32) -> u32 {
+    if x + 1 == n {
+        0
+    } else {
+        x + 1
+    }
+}
+
+/// `(v − first) mod n` (for `v, first < n`): `v`'s place in a round robin that starts at
+/// `first`, without a division.
+fn rotated(v: u32, first: u32, n: u32) -> u32 {
+    if v >= first {
+        v - first
+    } else {
+        v + n - first
+    }
+}
