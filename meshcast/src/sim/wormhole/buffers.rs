@@ -63,18 +63,19 @@ impl Buffers {
     }
 
     /// Whether worm `id`, holding virtual channel `vc` with `flits` flits in it, has a flit at
-    /// the front of the buffer that has spent the pipeline in the router at `now`.
+    /// the front of the buffer that has spent the pipeline in the router at `now` (both tests
+    /// made, without a branch between them).
     #[inline]
     pub fn ready(&self, id: u32, vc: u32, flits: u32, now: u64) -> bool {
-        flits > 0
-            && self.vc[vc as usize].ready <= now
-            && (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
+        (flits > 0)
+            & (self.vc[vc as usize].ready <= now)
+            & (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
     }
 
-    /// Whether held virtual channel `vc` (`NONE`: not held yet) has room for a flit.
+    /// Whether held virtual channel `vc` has room for a flit.
     #[inline]
     pub fn room(&self, vc: u32) -> bool {
-        vc != NONE && self.vc[vc as usize].count < self.size
+        self.vc[vc as usize].count < self.size
     }
 
     /// Whether a flit generated at the source at `ready` has spent the pipeline at `now`.

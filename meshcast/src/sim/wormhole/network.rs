@@ -44,16 +44,19 @@ use super::switch::{Request, Switch};
 
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// A worm in the network.
+/// A worm in the network: one cache line, aligned, since the cycle loop reads every awake
+/// worm's record.
 #[derive(Debug, Default)]
+#[repr(align(64))]
 struct Worm {
     tag: u32,
     /// Its hops, each with the virtual channel it holds there.
     hops: Vec<WormHop>,
     /// Injection port (`node · d + k`) while flits remain at the source, else `NONE`.
     inj: u32,
-    /// `k`, the injection port's index at its node (the crossbar input `2n + k`).
-    inj_local: u32,
+    /// `k`, the injection port's index at its node (the crossbar input `2n + k`; `d` ≤ 64):
+    /// small, so that a worm's record is one cache line.
+    inj_local: u16,
     /// Ejection port (global output id) once the header reached its last node.
     ej: u32,
     /// Flits still at the source.
@@ -69,6 +72,8 @@ struct Worm {
     /// Asleep on a wake-up list: skipped until a channel it waits for frees.
     asleep: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<Worm>() == 64);
 
 /// Worm `tag`'s tail left the router at `node` this cycle: the node holds a copy if the hop
 /// drops one (`copy`), and the worm is over if it was its last hop (`last`).
@@ -140,7 +145,7 @@ impl Network {
             bufs: Buffers::new(total_vcs, buffer, pipeline, release),
             inj_owner: vec![NONE; io],
             ej_owner: vec![NONE; io],
-            switch: Switch::new(ports_total, radix, vcs),
+            switch: Switch::new(ports_total, radix, vcs, total_vcs + io),
             worms: Vec::new(),
             free_worms: Vec::new(),
             active: Vec::new(),
@@ -191,7 +196,7 @@ impl Network {
         debug_assert!(!w.hops.is_empty(), "a send has at least one hop");
         w.tag = tag;
         w.inj = port;
-        w.inj_local = port % self.ports;
+        w.inj_local = (port % self.ports) as u16;
         w.ej = NONE;
         w.unsent = self.length;
         w.ready = now + u64::from(startup);
@@ -356,42 +361,56 @@ impl Network {
     /// ready flit whose next buffer (or ejection channel) it holds with room.
     #[inline]
     fn request(&mut self, id: u32, now: u64) {
-        let first = self.switch.requests.len();
+        let switch = &mut self.switch;
+        let first = switch.made();
         let w = &self.worms[id as usize];
         let bufs = &self.bufs;
-        let requests = &mut self.switch.requests;
         let hops = &w.hops[..];
-        if w.tail < 0 && w.unsent > 0 && bufs.source_ready(w.ready, now) && bufs.room(hops[0].vc) {
-            requests.push(Request {
+        // Hops `0..held` are held: every position before the head faces a held buffer.
+        let held = (w.head + 1) as usize;
+        if w.tail < 0 {
+            let valid = w.unsent > 0
+                && bufs.source_ready(w.ready, now)
+                && held > 0
+                && bufs.room(hops[0].vc);
+            let r = Request {
                 worm: id,
                 pos: -1,
                 input: self.links + w.inj,
                 output: hops[0].channel,
                 vc_local: 0,
-                in_local: self.channels.per_node + w.inj_local,
-            });
+                in_local: self.channels.per_node + u32::from(w.inj_local),
+                from: NONE,
+                to: hops[0].vc,
+            };
+            switch.request(valid, r);
         }
         let from = w.tail.max(0) as usize;
-        let to = (w.head + 1) as usize;
-        for (pos, hop) in (from..).zip(&hops[from..to]) {
-            if !bufs.ready(id, hop.vc, hop.flits, now) {
-                continue;
-            }
-            let output = match hops.get(pos + 1) {
-                Some(next) if bufs.room(next.vc) => next.channel,
-                None if w.ej != NONE => w.ej,
-                _ => continue,
-            };
-            requests.push(Request {
+        let at = |pos: usize, output: u32, to: u32| {
+            let hop = &hops[pos];
+            Request {
                 worm: id,
                 pos: pos as i32,
                 input: hop.channel,
                 output,
                 vc_local: u32::from(hop.vc_local),
                 in_local: u32::from(hop.lane),
-            });
+                from: hop.vc,
+                to,
+            }
+        };
+        for (pos, pair) in (from..).zip(hops[from..held].windows(2)) {
+            let (hop, next) = (&pair[0], &pair[1]);
+            let valid = bufs.ready(id, hop.vc, hop.flits, now) & bufs.room(next.vc);
+            switch.request(valid, at(pos, next.channel, next.vc));
         }
-        self.switch.input_stage(first);
+        // At its last node the head leaves through its ejection channel, once it has one.
+        if held == hops.len() && held > from && w.ej != NONE {
+            let hop = &hops[held - 1];
+            let valid = bufs.ready(id, hop.vc, hop.flits, now);
+            switch.request(valid, at(held - 1, w.ej, NONE));
+        }
+        switch.input_stage(first);
     }
 
     /// Move the flit of granted request `r` one position on.
@@ -404,22 +423,19 @@ impl Network {
             self.flits_injected += 1;
             w.unsent == 0
         } else {
+            self.bufs.pop(r.from);
             let hop = &mut w.hops[pos as usize];
             hop.flits -= 1;
-            self.bufs.pop(hop.vc);
             w.tail == pos && hop.flits == 0
         };
-        match w.hops.get_mut((pos + 1) as usize) {
-            Some(next) => {
-                next.flits += 1;
-                self.bufs.push(next.vc, now);
-                self.flit_hops += 1;
-                obs.on_flit(now, ChannelId(next.channel));
-            }
-            None => {
-                w.ejected += 1;
-                self.flits_ejected += 1;
-            }
+        if r.to == NONE {
+            w.ejected += 1;
+            self.flits_ejected += 1;
+        } else {
+            self.bufs.push(r.to, now);
+            w.hops[(pos + 1) as usize].flits += 1;
+            self.flit_hops += 1;
+            obs.on_flit(now, ChannelId(r.output));
         }
         if is_tail {
             self.tail_left(r.worm, pos, out);

@@ -12,7 +12,7 @@
 use super::network::NONE;
 
 /// A flit that wants to cross the crossbar this cycle.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Request {
     pub worm: u32,
     /// The worm's position the flit leaves: -1 the source, else a hop.
@@ -23,6 +23,10 @@ pub(crate) struct Request {
     pub vc_local: u32,
     /// Input port index within its router (round-robin key at the output).
     pub in_local: u32,
+    /// The virtual channel the flit leaves (`NONE` at the source) and the one it enters (`NONE`
+    /// when it is ejected), so that moving it reads no worm.
+    pub from: u32,
+    pub to: u32,
 }
 
 /// Round-robin pointers and this cycle's requests, for every input and output port (network
@@ -39,14 +43,17 @@ pub(crate) struct Switch {
     out_best: Vec<u32>,
     touched_in: Vec<u32>,
     touched_out: Vec<u32>,
-    /// This cycle's requests, in the order they were made.
-    pub requests: Vec<Request>,
+    /// This cycle's requests, in the order they were made: the first `made` slots of room for
+    /// as many as there are virtual channels and injection ports, plus one.
+    requests: Vec<Request>,
+    made: usize,
 }
 
 impl Switch {
     /// The allocator of `ports` input and output ports, `radix` per router, `vcs` virtual
-    /// channels per input port.
-    pub fn new(ports: usize, radix: u32, vcs: u32) -> Switch {
+    /// channels per input port, for at most `most` requests a cycle (one per virtual channel and
+    /// injection port: only the worm at the front of a buffer moves flits out of it).
+    pub fn new(ports: usize, radix: u32, vcs: u32, most: usize) -> Switch {
         Switch {
             vcs,
             radix,
@@ -56,8 +63,22 @@ impl Switch {
             out_best: vec![NONE; ports],
             touched_in: Vec::new(),
             touched_out: Vec::new(),
-            requests: Vec::new(),
+            requests: vec![Request::default(); most + 1],
+            made: 0,
         }
+    }
+
+    /// Requests made so far this cycle.
+    pub fn made(&self) -> usize {
+        self.made
+    }
+
+    /// Request `r` if `valid`: written either way, kept only if valid, so that the network's
+    /// request loop does not branch on each test.
+    #[inline]
+    pub fn request(&mut self, valid: bool, r: Request) {
+        self.requests[self.made] = r;
+        self.made += usize::from(valid);
     }
 
     /// The input stage for the requests from index `first` on, just made: each input port keeps
@@ -66,7 +87,7 @@ impl Switch {
     /// would pass it on.
     #[inline]
     pub fn input_stage(&mut self, first: usize) {
-        let made = first as u32..self.requests.len() as u32;
+        let made = first as u32..self.made as u32;
         if self.vcs == 1 {
             made.for_each(|idx| self.offer(idx));
             return;
@@ -139,7 +160,7 @@ impl Switch {
     /// Forget this cycle's requests and grants.
     pub fn clear(&mut self) {
         self.touched_out.clear();
-        self.requests.clear();
+        self.made = 0;
     }
 }
 
