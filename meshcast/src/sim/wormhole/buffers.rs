@@ -10,22 +10,29 @@ use super::config::VcRelease;
 use super::network::NONE;
 use super::switch::after;
 
-/// One virtual-channel buffer: its owner and its flits, stored as a count and a ring of arrival
-/// cycles (in [`Buffers::ring`]), with the cycle the front flit may leave kept here.
+/// One virtual-channel buffer's hot state: its owner and its flits, stored as a count and a ring
+/// of arrival cycles (in [`Buffers::ring`]), with the cycle the front flit may leave kept here.
+/// 16 bytes (counts and slots are below `B + 1` ≤ 1025), so a quarter of a cache line.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Vc {
     /// The cycle the front flit has spent the pipeline in the router (valid while `count > 0`).
     pub ready: u64,
     /// The worm that holds it, `NONE` while it is free to take.
     pub owner: u32,
-    pub count: u32,
+    pub count: u16,
     /// The ring slot of the front flit.
-    front: u32,
-    /// The worms with flits (or, the newest, a header to come) in the buffer, oldest first:
-    /// `queued` of them from slot `first` of its `B + 1` slots in [`Buffers::queue`]. With
-    /// [`VcRelease::TailLeft`] only the owner.
-    first: u32,
-    pub queued: u32,
+    front: u16,
+}
+
+const _: () = assert!(std::mem::size_of::<Vc>() == 16);
+
+/// The worms with flits (or, the newest, a header to come) in a buffer, oldest first: `queued`
+/// of them from slot `first` of its `B + 1` slots in [`Buffers::queue`]. With
+/// [`VcRelease::TailLeft`] only the owner.
+#[derive(Clone, Copy, Debug, Default)]
+struct Queue {
+    first: u16,
+    queued: u16,
 }
 
 /// Every virtual channel's buffer (global id `channel · V + v`).
@@ -37,6 +44,7 @@ pub(crate) struct Buffers {
     pub vc: Vec<Vc>,
     /// The arrival cycles of each buffer's flits, `B` slots from `vc · B`.
     ring: Vec<u64>,
+    queues: Vec<Queue>,
     /// The worms queued in each buffer, `B + 1` slots from `vc · (B + 1)`.
     queue: Vec<u32>,
 }
@@ -49,8 +57,6 @@ impl Buffers {
             owner: NONE,
             count: 0,
             front: 0,
-            first: 0,
-            queued: 0,
         };
         Buffers {
             size,
@@ -58,6 +64,7 @@ impl Buffers {
             release,
             vc: vec![free; count],
             ring: vec![0; count * size as usize],
+            queues: vec![Queue::default(); count],
             queue: vec![NONE; count * (size as usize + 1)],
         }
     }
@@ -66,7 +73,7 @@ impl Buffers {
     /// the front of the buffer that has spent the pipeline in the router at `now` (both tests
     /// made, without a branch between them).
     #[inline]
-    pub fn ready(&self, id: u32, vc: u32, flits: u32, now: u64) -> bool {
+    pub fn ready(&self, id: u32, vc: u32, flits: u16, now: u64) -> bool {
         (flits > 0)
             & (self.vc[vc as usize].ready <= now)
             & (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
@@ -75,7 +82,7 @@ impl Buffers {
     /// Whether held virtual channel `vc` has room for a flit.
     #[inline]
     pub fn room(&self, vc: u32) -> bool {
-        self.vc[vc as usize].count < self.size
+        u32::from(self.vc[vc as usize].count) < self.size
     }
 
     /// Whether a flit generated at the source at `ready` has spent the pipeline at `now`.
@@ -84,43 +91,42 @@ impl Buffers {
         now >= ready + self.pipeline
     }
 
+    /// Slot `k` of virtual channel `vc`'s worm queue, counted from its oldest worm.
+    fn queue_slot(&self, vc: u32, k: u32) -> usize {
+        let q = self.size + 1;
+        let slot = u32::from(self.queues[vc as usize].first) + k;
+        let slot = if slot >= q { slot - q } else { slot };
+        (vc * q + slot) as usize
+    }
+
     /// The worm whose flits are at the front of virtual channel `vc`'s buffer.
     pub fn front_worm(&self, vc: u32) -> u32 {
-        let v = &self.vc[vc as usize];
-        self.queue[vc as usize * (self.size as usize + 1) + v.first as usize]
+        self.queue[self.queue_slot(vc, 0)]
     }
 
     /// Worm `id` takes free virtual channel `vc` and queues behind the worms in its buffer.
     pub fn take(&mut self, vc: u32, id: u32) {
-        let q = self.size + 1;
-        let v = &mut self.vc[vc as usize];
-        v.owner = id;
-        let slot = v.first + v.queued;
-        let slot = if slot >= q { slot - q } else { slot };
-        v.queued += 1;
-        self.queue[(vc * q + slot) as usize] = id;
+        self.vc[vc as usize].owner = id;
+        let slot = self.queue_slot(vc, u32::from(self.queues[vc as usize].queued));
+        self.queue[slot] = id;
+        self.queues[vc as usize].queued += 1;
     }
 
     /// The worm at the front of `vc`'s buffer has sent its tail on: it leaves the queue, and
     /// with [`VcRelease::TailLeft`] the virtual channel is free.
     pub fn leave(&mut self, vc: u32) {
-        let v = &mut self.vc[vc as usize];
-        v.first = after(v.first, self.size + 1);
-        v.queued -= 1;
+        let q = &mut self.queues[vc as usize];
+        q.first = after(u32::from(q.first), self.size + 1) as u16;
+        q.queued -= 1;
         if self.release == VcRelease::TailLeft {
-            v.owner = NONE;
+            self.vc[vc as usize].owner = NONE;
         }
     }
 
     /// Whether worm `id` is queued in virtual channel `vc`'s buffer.
     pub fn queued_in(&self, vc: u32, id: u32) -> bool {
-        let q = self.size + 1;
-        let v = &self.vc[vc as usize];
-        (0..v.queued).any(|k| {
-            let slot = v.first + k;
-            let slot = if slot >= q { slot - q } else { slot };
-            self.queue[(vc * q + slot) as usize] == id
-        })
+        let queued = u32::from(self.queues[vc as usize].queued);
+        (0..queued).any(|k| self.queue[self.queue_slot(vc, k)] == id)
     }
 
     /// The front flit leaves buffer `vc`; the next one's ready cycle comes from the ring.
@@ -129,7 +135,7 @@ impl Buffers {
         let b = self.size as usize;
         let i = vc as usize;
         let v = &mut self.vc[i];
-        v.front = after(v.front, self.size);
+        v.front = after(u32::from(v.front), self.size) as u16;
         v.count -= 1;
         if v.count > 0 {
             v.ready = self.ring[i * b + v.front as usize] + self.pipeline;
@@ -142,7 +148,7 @@ impl Buffers {
         let b = self.size;
         let i = vc as usize;
         let v = &mut self.vc[i];
-        let slot = v.front + v.count;
+        let slot = u32::from(v.front) + u32::from(v.count);
         let slot = if slot >= b { slot - b } else { slot };
         self.ring[i * b as usize + slot as usize] = now;
         if v.count == 0 {

@@ -52,27 +52,31 @@ pub(crate) enum Class {
 /// Virtual channels `lo..lo + n` of every physical channel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct VcRange {
-    pub lo: u16,
-    pub n: u16,
+    pub lo: u8,
+    pub n: u8,
 }
 
 /// One hop of a worm: the channel it crosses, the virtual channels it may take there, whether
 /// the node it reaches keeps a copy, and the virtual channel the worm holds there — everything
-/// the cycle loop reads about a position of a worm, in one place.
+/// the cycle loop reads about a position of a worm, in one place: 16 bytes (lanes below 2 · 26,
+/// at most 64 virtual channels, at most 1,024 flits a buffer).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WormHop {
     pub channel: u32,
     /// The channel's place among its node's: `2·dim + (dir = Minus)` (`channel mod 2n`).
-    pub lane: u16,
+    pub lane: u8,
     pub vcs: VcRange,
     pub drop: bool,
     /// The virtual channel held (global id), or `NONE`.
     pub vc: u32,
     /// Its index among the channel's virtual channels (`vc mod V`), once held.
-    pub vc_local: u16,
+    pub vc_local: u8,
     /// The worm's flits in that virtual channel's buffer.
-    pub flits: u32,
+    pub flits: u16,
 }
+
+const _: () = assert!(std::mem::size_of::<WormHop>() == 16);
+const _: () = assert!(2 * crate::topology::MAX_DIMS <= u8::MAX as usize);
 
 /// The channels of a shape and the split of virtual channels between the route classes.
 pub(crate) struct Channels {
@@ -174,7 +178,7 @@ impl Channels {
         c.datelines = false;
         c.dor = Some(VcRange {
             lo: 0,
-            n: vcs as u16,
+            n: vcs as u8,
         });
         c
     }
@@ -193,7 +197,7 @@ impl Channels {
             let channel = self.channel(at, hop.node) as u32;
             out.push(WormHop {
                 channel,
-                lane: (channel % self.per_node) as u16,
+                lane: (channel % self.per_node) as u8,
                 vcs: VcRange { lo: 0, n: 0 },
                 drop: hop.drop,
                 vc: NONE,
@@ -395,8 +399,8 @@ pub(crate) fn channel_id(per_node: u32, from: Node, dim: usize, dir: Dir) -> usi
 
 fn range(lo: u32, n: u32) -> VcRange {
     VcRange {
-        lo: lo as u16,
-        n: n as u16,
+        lo: lo as u8,
+        n: n as u8,
     }
 }
 

@@ -276,7 +276,7 @@ impl Network {
                 let w = &mut self.worms[id as usize];
                 let hop = &mut w.hops[next];
                 hop.vc = vc;
-                hop.vc_local = (vc - hop.channel * self.vcs) as u16;
+                hop.vc_local = (vc - hop.channel * self.vcs) as u8;
                 w.head = next as i32;
             }
             None => self.failed.push(id),
@@ -344,7 +344,7 @@ impl Network {
                 if hop.flits > 0 && self.bufs.front_worm(hop.vc) != id {
                     return false;
                 }
-                hop.flits
+                u32::from(hop.flits)
             };
             flits == 0 || !self.bufs.room(w.hops[(pos + 1) as usize].vc)
         })
