@@ -1,4 +1,5 @@
-//! The cycle engine: routers, virtual-channel buffers, credits and worms, as flat arrays.
+//! The cycle engine: routers, credits and worms, as flat arrays, over the virtual-channel
+//! buffers of [`super::buffers`] and the switch allocator of [`super::switch`].
 //!
 //! Every router has one input port per incoming channel plus `d` injection ports, and one output
 //! port per outgoing channel plus `d` ejection ports; a crossbar joins them. Each input port has
