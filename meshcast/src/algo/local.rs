@@ -143,41 +143,70 @@ pub enum Reach {
     Anywhere,
 }
 
-// A node's `parent` word, from the high bit down:
+// A tree node's `up` word: its parent's insertion number and two flags.
 //
-//   bit 31      STEM      on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
-//   bit 30      DEST      a destination (set by `LocalTree::prune`)
-//   bits 26–29  CHILDREN  how many children pruning kept, saturating at 15 (exact up to 8
-//                         dimensions); nonzero: a destination lies below it
-//   bits 0–25   ID        the parent's local id; ids stay below 2²⁶ (`topology::MAX_NODES`)
+//   bit 31      STEM    on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
+//   bit 30      DEST    a destination (set by `LocalTree::prune`)
+//   bits 0–29   PARENT  the parent's insertion number (below 2²⁶, `topology::MAX_NODES`)
 //
-// The origin's word is 0 (its own id, no flag). Membership is not in the word but in the bitmap.
+// The origin's word is 0 and never read. Membership is not in the word but in the bitmap.
 const STEM: u32 = 1 << 31;
 const DEST: u32 = 1 << 30;
-const ONE_CHILD: u32 = 1 << 26;
-const CHILDREN: u32 = 15 * ONE_CHILD;
-const ID: u32 = ONE_CHILD - 1;
+const PARENT: u32 = DEST - 1;
 
-/// What the trees know of one node: its insertion number and its parent word, side by side so
-/// that one cache line serves both. Ties between equally close tree nodes go to the earliest
-/// inserted — the node a scan of the tree in insertion order meets first, which is how the
-/// papers' "find a node c in MT closest to u" reads.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    seq: u32,
-    parent: u32,
+// A tree node's `kids` bits, set by pruning for the children it keeps: bit KEPT (some child
+// kept: a destination lies below), bit STEM_KID (a kept child is on the stem), and one bit per
+// grid direction (`dir_bit`) in which a kept child lies.
+const KEPT: usize = 0;
+const STEM_KID: usize = 1;
+
+/// The `kids` bit of the child one step along dimension `d`, increasing if `up`.
+fn dir_bit(d: usize, up: bool) -> usize {
+    2 + 2 * d + usize::from(!up)
 }
 
-/// The per-node arrays of a plan's trees, kept per thread from one plan to the next so that a
-/// plan touches only the nodes of its trees: nothing the size of the topology is allocated or
-/// cleared per plan. Membership is a bitmap (one bit per node, 64 times smaller than the slots,
-/// so the searches' "is it in the tree?" stays in cache); every plan clears the bits it set, by
-/// its trees' node lists, when it is done. Insertion numbers need no clearing: they are read
-/// only for members, and every plan numbers from 1.
+/// The nodes of a plan's trees in insertion order, which is also their insertion number: where
+/// each lies in the forest, its `up` word, and its `kids` bits (`words` words a node) — the
+/// compact arrays that pruning and the listing work on, instead of the mesh-sized ones. Ties
+/// between equally close tree nodes go to the earliest inserted — the node a scan of the tree in
+/// insertion order meets first, which is how the papers' "find a node c in MT closest to u" reads.
+#[derive(Default)]
+struct Nodes {
+    place: Vec<u32>,
+    up: Vec<u32>,
+    kids: Vec<u32>,
+    words: usize,
+}
+
+impl Nodes {
+    /// Append the node at `place` below `up`; its insertion number.
+    fn push(&mut self, place: usize, up: u32) -> u32 {
+        let s = self.place.len() as u32;
+        self.place.push(place as u32);
+        self.up.push(up);
+        self.kids.resize(self.kids.len() + self.words, 0);
+        s
+    }
+
+    fn kid(&self, s: u32, b: usize) -> bool {
+        self.kids[s as usize * self.words + b / 32] >> (b % 32) & 1 != 0
+    }
+
+    fn set_kid(&mut self, s: u32, b: usize) {
+        self.kids[s as usize * self.words + b / 32] |= 1 << (b % 32);
+    }
+}
+
+/// The arrays of a plan's trees, kept per thread from one plan to the next so that a plan
+/// touches only the nodes of its trees: nothing the size of the topology is allocated or
+/// cleared per plan. Per forest place: the insertion number (read only for members, so never
+/// cleared) and the membership bit (one bit per node, so the searches' "is it in the tree?"
+/// stays in cache); every plan clears the bits it set, by its node list, when it is done.
 #[derive(Default)]
 struct Scratch {
-    slots: Vec<Slot>,
+    seq: Vec<u32>,
     member: Vec<u64>,
+    nodes: Nodes,
 }
 
 thread_local! {
@@ -200,46 +229,36 @@ fn clear_bit(bits: &mut [u64], i: usize) {
 /// grown one after the other and read together when the plan is listed.
 pub(crate) struct Forest {
     scratch: Box<Scratch>,
-    next_seq: u32,
-    /// Where each tree grown so far lies, and its nodes other than the origin: the bits to
-    /// clear when the plan is done.
-    grown: Vec<(usize, Vec<u32>)>,
 }
 
 impl Forest {
     /// Room for trees of `len` nodes in all.
     pub(crate) fn new(len: usize) -> Forest {
         let mut scratch = SCRATCH.take().unwrap_or_default();
-        if scratch.slots.len() < len {
-            scratch.slots.resize(len, Slot::default());
+        if scratch.seq.len() < len {
+            scratch.seq.resize(len, 0);
             scratch.member.resize(len.div_ceil(64), 0);
         }
-        Forest {
-            scratch,
-            next_seq: 1,
-            grown: Vec::new(),
-        }
+        let nodes = &mut scratch.nodes;
+        nodes.place.clear();
+        nodes.up.clear();
+        nodes.kids.clear();
+        Forest { scratch }
     }
 
     /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`.
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
         let s = &mut *self.scratch;
-        let end = offset + grid.len();
-        let slots = &mut s.slots[offset..end];
-        slots[0] = Slot {
-            seq: self.next_seq,
-            parent: 0,
-        };
-        self.next_seq += 1;
+        s.nodes.words = (dir_bit(grid.rank(), true) + 1).div_ceil(32);
+        s.seq[offset] = s.nodes.push(offset, 0);
         set_bit(&mut s.member, offset);
         LocalTree {
+            seq: &mut s.seq[offset..offset + grid.len()],
+            first: s.nodes.place.len() as u32,
             grid,
-            slots,
             member: &mut s.member,
             offset,
-            next_seq: &mut self.next_seq,
-            grown: &mut self.grown,
-            nodes: Vec::new(),
+            nodes: &mut s.nodes,
             route: Vec::new(),
             at: Vec::new(),
         }
@@ -247,8 +266,8 @@ impl Forest {
 
     /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
     /// first if `stem_first`, then by dimension, increasing direction first — each as
-    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. The search of `v`'s grid
-    /// neighbours stops at the last child pruning counted (a leaf searches none).
+    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. Read from `v`'s `kids`
+    /// bits: no grid neighbour is looked at, except a stem child's.
     pub(crate) fn children(
         &self,
         grid: &Grid,
@@ -258,40 +277,24 @@ impl Forest {
         stem_first: bool,
         mut child: impl FnMut(u32, usize, bool),
     ) {
-        let slots = &self.scratch.slots[offset..offset + grid.len()];
-        let member = &self.scratch.member;
-        let is_child =
-            |w: u32| bit(member, offset + w as usize) && slots[w as usize].parent & ID == v;
-        let stem = |w: u32| slots[w as usize].parent & STEM != 0;
-        let count = slots[v as usize].parent & CHILDREN;
-        let mut left = if count == CHILDREN {
-            u32::MAX
-        } else {
-            count / ONE_CHILD
-        };
-        let mut stem_child = NONE;
+        let Scratch { seq, nodes, .. } = &*self.scratch;
+        let s = seq[offset + v as usize];
+        let stem_pass = stem_first && nodes.kid(s, STEM_KID);
+        let stem = |w: u32| nodes.up[seq[offset + w as usize] as usize] & STEM != 0;
         for pass in [true, false] {
-            if pass && !stem_first {
+            if pass && !stem_pass {
                 continue;
             }
             for (d, &x) in c.iter().enumerate() {
-                if left == 0 {
-                    return;
-                }
-                let s = grid.stride(d);
+                let t = grid.stride(d);
                 let steps = [
-                    (x + 1 < grid.ext[d], v + s, true),
-                    (x > 0, v.wrapping_sub(s), false),
+                    (x + 1 < grid.ext[d], v + t, true),
+                    (x > 0, v.wrapping_sub(t), false),
                 ];
                 for (inside, w, up) in steps {
-                    if !inside || !is_child(w) || w == stem_child || pass && !stem(w) {
-                        continue;
+                    if inside && nodes.kid(s, dir_bit(d, up)) && (!stem_pass || stem(w) == pass) {
+                        child(w, d, up);
                     }
-                    if pass {
-                        stem_child = w;
-                    }
-                    left -= 1;
-                    child(w, d, up);
                 }
             }
         }
@@ -300,12 +303,9 @@ impl Forest {
 
 impl Drop for Forest {
     fn drop(&mut self) {
-        let member = &mut self.scratch.member;
-        for &(offset, ref nodes) in &self.grown {
-            clear_bit(member, offset);
-            for &i in nodes {
-                clear_bit(member, offset + i as usize);
-            }
+        let Scratch { member, nodes, .. } = &mut *self.scratch;
+        for &p in &nodes.place {
+            clear_bit(member, p as usize);
         }
         SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
     }
@@ -318,14 +318,14 @@ impl Drop for Forest {
 /// from a tree node.
 pub struct LocalTree<'a> {
     pub(crate) grid: Grid,
-    slots: &'a mut [Slot],
+    /// Node `i`'s insertion number, for members.
+    seq: &'a mut [u32],
     /// Bit `offset + i`: node `i` is in the tree.
     member: &'a mut [u64],
     offset: usize,
-    grown: &'a mut Vec<(usize, Vec<u32>)>,
-    next_seq: &'a mut u32,
-    /// The tree's nodes other than the origin, in insertion order.
-    nodes: Vec<u32>,
+    /// The forest's nodes; this tree's from `first` on (after its origin).
+    nodes: &'a mut Nodes,
+    first: u32,
     route: Vec<u32>,
     at: Vec<u32>,
 }
@@ -346,19 +346,17 @@ impl LocalTree<'_> {
     /// out, and the validator then reports the destinations it cut off.
     pub fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
-        self.slots[child as usize] = Slot {
-            seq: *self.next_seq,
-            parent,
-        };
-        *self.next_seq += 1;
-        set_bit(self.member, self.offset + child as usize);
-        self.nodes.push(child);
+        let place = self.offset + child as usize;
+        self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize]);
+        set_bit(self.member, place);
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first when
     /// [`crate::algo::reduce::ZoneAlgorithm::stem_first`] says so.
     pub fn mark_stem(&mut self, i: u32) {
-        self.slots[i as usize].parent |= STEM;
+        if self.contains(i) {
+            self.nodes.up[self.seq[i as usize] as usize] |= STEM;
+        }
     }
 
     /// Connect `to` through the dimension-ordered route from tree node `from` (dimension 0 first,
@@ -471,7 +469,7 @@ impl LocalTree<'_> {
 
     fn offer(&self, i: u32, best: &mut (u32, u32)) {
         if self.contains(i) {
-            let seq = self.slots[i as usize].seq;
+            let seq = self.seq[i as usize];
             if seq < best.0 {
                 *best = (seq, i);
             }
@@ -480,35 +478,49 @@ impl LocalTree<'_> {
 
     /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
     /// part of DP", and the unused wraparound links of the torus examples). Children come after
-    /// their parents in insertion order, so one backward pass decides every node. Returns the
-    /// number of edges left.
+    /// their parents in insertion order, so one backward pass over the node list decides every
+    /// node and sets its parent's `kids` bits for the listing. Returns the number of edges left.
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
-            self.slots[u as usize].parent |= DEST;
+            if self.contains(u) {
+                self.nodes.up[self.seq[u as usize] as usize] |= DEST;
+            }
         }
+        let nodes = &mut *self.nodes;
         let mut kept = 0;
-        for &i in self.nodes.iter().rev() {
-            let p = self.slots[i as usize].parent;
-            if p & (DEST | CHILDREN) != 0 {
-                let parent = &mut self.slots[(p & ID) as usize].parent;
-                if *parent & CHILDREN != CHILDREN {
-                    *parent += ONE_CHILD;
+        for s in (self.first..nodes.place.len() as u32).rev() {
+            let up = nodes.up[s as usize];
+            let place = nodes.place[s as usize];
+            if up & DEST != 0 || nodes.kid(s, KEPT) {
+                let p = up & PARENT;
+                nodes.set_kid(p, KEPT);
+                if up & STEM != 0 {
+                    nodes.set_kid(p, STEM_KID);
+                }
+                if let Some(b) = step(&self.grid, place.wrapping_sub(nodes.place[p as usize])) {
+                    nodes.set_kid(p, b);
                 }
                 kept += 1;
             } else {
-                clear_bit(self.member, self.offset + i as usize);
+                clear_bit(self.member, place as usize);
             }
         }
         kept
     }
 }
 
-impl Drop for LocalTree<'_> {
-    /// The tree's bits stay set until the plan is listed; its forest clears them.
-    fn drop(&mut self) {
-        self.grown
-            .push((self.offset, std::mem::take(&mut self.nodes)));
-    }
+/// The `kids` bit of a step by `diff` between ids of `grid`: the dimension whose stride it is
+/// (among those with room to move; their strides differ), either way; none for any other.
+fn step(grid: &Grid, diff: u32) -> Option<usize> {
+    (0..grid.rank())
+        .filter(|&d| grid.ext[d] > 1)
+        .find_map(|d| {
+            let t = grid.stride(d);
+            [(t, true), (t.wrapping_neg(), false)]
+                .into_iter()
+                .find(|&(s, _)| s == diff)
+                .map(|(_, up)| dir_bit(d, up))
+        })
 }
 
 /// Destinations picked by smallest coordinate in a chosen dimension, each at most once: the
@@ -609,7 +621,7 @@ mod tests {
                 let dist: u32 = (0..g.rank())
                     .map(|d| g.coord(v, d).abs_diff(g.coord(u, d)))
                     .sum();
-                (dist, tree.slots[v as usize].seq)
+                (dist, tree.seq[v as usize])
             })
             .expect("the origin is in the tree")
     }
