@@ -154,28 +154,32 @@ const STEM: u32 = 1 << 31;
 const DEST: u32 = 1 << 30;
 const PARENT: u32 = DEST - 1;
 
-// A tree node's `kids` bits, set by pruning for the children it keeps: bit KEPT (some child
-// kept: a destination lies below), bit STEM_KID (a kept child is on the stem), and one bit per
-// grid direction (`dir_bit`) in which a kept child lies.
-const KEPT: usize = 0;
-const STEM_KID: usize = 1;
-
-/// The `kids` bit of the child one step along dimension `d`, increasing if `up`.
-fn dir_bit(d: usize, up: bool) -> usize {
-    2 + 2 * d + usize::from(!up)
+/// The port of the step from a node to the grid neighbour `diff` ids away on `grid`: `2d` up
+/// dimension `d`, `2d + 1` down it, for the dimension whose stride `diff` is (among those with
+/// room to move, whose strides differ); none if it is no such step. Ports in increasing order
+/// are the listing's order: lower dimension first, increasing direction first.
+fn port(grid: &Grid, diff: u32) -> Option<usize> {
+    (0..grid.rank()).filter(|&d| grid.ext[d] > 1).find_map(|d| {
+        let t = grid.stride(d);
+        [t, t.wrapping_neg()]
+            .into_iter()
+            .position(|s| s == diff)
+            .map(|k| 2 * d + k)
+    })
 }
 
 /// The nodes of a plan's trees in insertion order, which is also their insertion number: where
-/// each lies in the forest, its `up` word, and its `kids` bits (`words` words a node) — the
-/// compact arrays that pruning and the listing work on, instead of the mesh-sized ones. Ties
-/// between equally close tree nodes go to the earliest inserted — the node a scan of the tree in
-/// insertion order meets first, which is how the papers' "find a node c in MT closest to u" reads.
+/// each lies in the forest, its `up` word, and the children pruning kept — the first, and each
+/// child's next sibling, in port order — the compact arrays that pruning and the listing work
+/// on, instead of the mesh-sized ones. Ties between equally close tree nodes go to the earliest
+/// inserted — the node a scan of the tree in insertion order meets first, which is how the
+/// papers' "find a node c in MT closest to u" reads.
 #[derive(Default)]
 struct Nodes {
     place: Vec<u32>,
     up: Vec<u32>,
-    kids: Vec<u32>,
-    words: usize,
+    first: Vec<u32>,
+    next: Vec<u32>,
 }
 
 impl Nodes {
@@ -184,16 +188,33 @@ impl Nodes {
         let s = self.place.len() as u32;
         self.place.push(place as u32);
         self.up.push(up);
-        self.kids.resize(self.kids.len() + self.words, 0);
+        self.first.push(NONE);
+        self.next.push(NONE);
         s
     }
 
-    fn kid(&self, s: u32, b: usize) -> bool {
-        self.kids[s as usize * self.words + b / 32] >> (b % 32) & 1 != 0
+    /// The port of the step from `p` to its child `s` (`usize::MAX`: no grid step).
+    fn port(&self, grid: &Grid, p: u32, s: u32) -> usize {
+        port(
+            grid,
+            self.place[s as usize].wrapping_sub(self.place[p as usize]),
+        )
+        .unwrap_or(usize::MAX)
     }
 
-    fn set_kid(&mut self, s: u32, b: usize) {
-        self.kids[s as usize * self.words + b / 32] |= 1 << (b % 32);
+    /// Keep `s` as a child of `p`, in port order among those kept so far.
+    fn keep(&mut self, grid: &Grid, p: u32, s: u32) {
+        let key = self.port(grid, p, s);
+        let before_s = |c: u32| c != NONE && self.port(grid, p, c) < key;
+        let (mut before, mut c) = (NONE, self.first[p as usize]);
+        while before_s(c) {
+            (before, c) = (c, self.next[c as usize]);
+        }
+        self.next[s as usize] = c;
+        match before {
+            NONE => self.first[p as usize] = s,
+            b => self.next[b as usize] = s,
+        }
     }
 }
 
@@ -207,6 +228,9 @@ struct Scratch {
     seq: Vec<u32>,
     member: Vec<u64>,
     nodes: Nodes,
+    /// The children [`Forest::children`] handed out and not yet asked for: (place, insertion
+    /// number).
+    handed: std::cell::RefCell<std::collections::VecDeque<(u32, u32)>>,
 }
 
 thread_local! {
@@ -242,14 +266,15 @@ impl Forest {
         let nodes = &mut scratch.nodes;
         nodes.place.clear();
         nodes.up.clear();
-        nodes.kids.clear();
+        nodes.first.clear();
+        nodes.next.clear();
+        scratch.handed.get_mut().clear();
         Forest { scratch }
     }
 
     /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`.
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
         let s = &mut *self.scratch;
-        s.nodes.words = (dir_bit(grid.rank(), true) + 1).div_ceil(32);
         s.seq[offset] = s.nodes.push(offset, 0);
         set_bit(&mut s.member, offset);
         LocalTree {
@@ -266,8 +291,13 @@ impl Forest {
 
     /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
     /// first if `stem_first`, then by dimension, increasing direction first — each as
-    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. Read from `v`'s `kids`
-    /// bits: no grid neighbour is looked at, except a stem child's.
+    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. Read from the child list
+    /// pruning left: no grid neighbour is looked at.
+    ///
+    /// The listing asks for the children of the nodes it was handed, in the order it was handed
+    /// them (breadth first), so the children handed out wait in a queue with their insertion
+    /// numbers, and `v` is usually the one at its head: found without a look-up in the
+    /// mesh-sized array. Any other `v` (a zone origin, or another order) is looked up.
     pub(crate) fn children(
         &self,
         grid: &Grid,
@@ -277,25 +307,35 @@ impl Forest {
         stem_first: bool,
         mut child: impl FnMut(u32, usize, bool),
     ) {
-        let Scratch { seq, nodes, .. } = &*self.scratch;
-        let s = seq[offset + v as usize];
-        let stem_pass = stem_first && nodes.kid(s, STEM_KID);
-        let stem = |w: u32| nodes.up[seq[offset + w as usize] as usize] & STEM != 0;
+        let Scratch {
+            seq, nodes, handed, ..
+        } = &*self.scratch;
+        let mut handed = handed.borrow_mut();
+        let place = (offset + v as usize) as u32;
+        let s = match handed.front() {
+            Some(&(p, s)) if p == place => {
+                handed.pop_front();
+                s
+            }
+            _ => seq[place as usize],
+        };
         for pass in [true, false] {
-            if pass && !stem_pass {
+            if pass && !stem_first {
                 continue;
             }
-            for (d, &x) in c.iter().enumerate() {
-                let t = grid.stride(d);
-                let steps = [
-                    (x + 1 < grid.ext[d], v + t, true),
-                    (x > 0, v.wrapping_sub(t), false),
-                ];
-                for (inside, w, up) in steps {
-                    if inside && nodes.kid(s, dir_bit(d, up)) && (!stem_pass || stem(w) == pass) {
-                        child(w, d, up);
-                    }
+            let mut k = nodes.first[s as usize];
+            while k != NONE {
+                let on_stem = nodes.up[k as usize] & STEM != 0;
+                let port = nodes.port(grid, s, k);
+                let (d, up) = (port / 2, port % 2 == 0);
+                let inside =
+                    port != usize::MAX && if up { c[d] + 1 < grid.ext[d] } else { c[d] > 0 };
+                if inside && (!stem_first || on_stem == pass) {
+                    let w = nodes.place[k as usize] - offset as u32;
+                    handed.push_back((nodes.place[k as usize], k));
+                    child(w, d, up);
                 }
+                k = nodes.next[k as usize];
             }
         }
     }
@@ -394,10 +434,12 @@ impl LocalTree<'_> {
         self.connect(c, u);
     }
 
-    /// The tree node nearest `u` (earliest inserted among equals): the grid nodes at distance
-    /// 1, 2, … from `u` — only those with every coordinate at most `u`'s unless `both_ways` —
-    /// are enumerated shell by shell, exactly the layers of a breadth-first search from `u`,
-    /// without the search's visited marks.
+    /// The tree node nearest `u` (earliest inserted among equals): the rows through `u`'s
+    /// shells — lines along dimension 0, at distance 0, 1, … from `u` in the other dimensions,
+    /// only those with every coordinate at most `u`'s unless `both_ways` — are searched in the
+    /// membership bitmap a word at a time for the tree node nearest along the row on either
+    /// side, until the rows lie farther than the best found. Every tree node at the least
+    /// distance is the nearest on its side of its row, so the ties are all seen.
     fn closest(&mut self, u: u32, both_ways: bool) -> u32 {
         if self.contains(u) {
             return u;
@@ -405,73 +447,52 @@ impl LocalTree<'_> {
         let mut at = std::mem::take(&mut self.at);
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
-        let mut best = (u32::MAX, NONE);
-        for r in 1.. {
-            self.shell(u, &at, 0, r, both_ways, &mut best);
-            if best.1 != NONE {
-                break;
-            }
+        let (lo, hi) = (at[0], self.room(&at, 0, both_ways));
+        // (distance, insertion number, node)
+        let mut best = (u32::MAX, u32::MAX, NONE);
+        let mut j = 0;
+        while j <= best.0 {
+            self.shell(u, &at, 1, j, both_ways, &mut |row| {
+                let (p, far) = (self.offset + row as usize, best.0 - j);
+                let below = nearest_below(self.member, p, lo.min(far)).map(|t| (t, row - t));
+                let above = nearest_above(self.member, p, hi.min(far)).map(|t| (t, row + t));
+                for (t, v) in below.into_iter().chain(above) {
+                    best = best.min((j + t, self.seq[v as usize], v));
+                }
+            });
+            j += 1;
         }
         self.at = at;
-        best.1
+        best.2
     }
 
-    /// Offer every node `v` with `|vₑ − uₑ|` summing to `r` over dimensions `d…` (and equal to
-    /// `u`'s before `d`); `i` is the id of the node so far, `c` the coordinates of `u`.
-    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, best: &mut (u32, u32)) {
-        let (s, lo, hi) = (
-            self.grid.stride(d),
-            c[d],
-            if both_ways {
-                self.grid.ext[d] - 1 - c[d]
-            } else {
-                0
-            },
-        );
-        if d + 1 == self.grid.rank() {
-            self.offer_pair(i, s, r, lo, hi, best);
+    /// How far the search may step up dimension `d` from coordinates `c`.
+    fn room(&self, c: &[u32], d: usize, both_ways: bool) -> u32 {
+        if both_ways {
+            self.grid.ext[d] - 1 - c[d]
+        } else {
+            0
+        }
+    }
+
+    /// Visit every node `v` with `|vₑ − cₑ|` summing to `r` over dimensions `d…` (and equal to
+    /// `c`'s before `d`), stepping up only as far as [`LocalTree::room`] lets; `i` is the id of
+    /// the node with coordinates `c`.
+    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, f: &mut impl FnMut(u32)) {
+        if d == self.grid.rank() {
+            if r == 0 {
+                f(i);
+            }
             return;
         }
-        let last = d + 2 == self.grid.rank();
-        for k in 0..=r.min(lo.max(hi)) {
-            for (inside, j) in [
-                (k <= lo, i.wrapping_sub(k * s)),
-                (k <= hi && k > 0, i + k * s),
-            ] {
-                if !inside {
-                    continue;
-                }
-                if last {
-                    // The last dimension inline: the two nodes `r − k` away along it.
-                    let (t, c) = (self.grid.stride(d + 1), c[d + 1]);
-                    let up = if both_ways {
-                        self.grid.ext[d + 1] - 1 - c
-                    } else {
-                        0
-                    };
-                    self.offer_pair(j, t, r - k, c, up, best);
-                } else {
-                    self.shell(j, c, d + 1, r - k, both_ways, best);
-                }
+        let (s, lo, hi) = (self.grid.stride(d), c[d], self.room(c, d, both_ways));
+        let last = d + 1 == self.grid.rank();
+        for k in (if last { r } else { 0 })..=r.min(lo.max(hi)) {
+            if k <= lo {
+                self.shell(i - k * s, c, d + 1, r - k, both_ways, f);
             }
-        }
-    }
-
-    /// Offer the nodes `r` steps of stride `s` below and above `i`, where `lo` and `hi` steps fit.
-    fn offer_pair(&self, i: u32, s: u32, r: u32, lo: u32, hi: u32, best: &mut (u32, u32)) {
-        if r <= lo {
-            self.offer(i - r * s, best);
-        }
-        if r <= hi && r > 0 {
-            self.offer(i + r * s, best);
-        }
-    }
-
-    fn offer(&self, i: u32, best: &mut (u32, u32)) {
-        if self.contains(i) {
-            let seq = self.seq[i as usize];
-            if seq < best.0 {
-                *best = (seq, i);
+            if k <= hi && k > 0 {
+                self.shell(i + k * s, c, d + 1, r - k, both_ways, f);
             }
         }
     }
@@ -479,7 +500,8 @@ impl LocalTree<'_> {
     /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
     /// part of DP", and the unused wraparound links of the torus examples). Children come after
     /// their parents in insertion order, so one backward pass over the node list decides every
-    /// node and sets its parent's `kids` bits for the listing. Returns the number of edges left.
+    /// node and lists it among its parent's children for the listing. Returns the number of edges
+    /// left.
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
             if self.contains(u) {
@@ -490,37 +512,51 @@ impl LocalTree<'_> {
         let mut kept = 0;
         for s in (self.first..nodes.place.len() as u32).rev() {
             let up = nodes.up[s as usize];
-            let place = nodes.place[s as usize];
-            if up & DEST != 0 || nodes.kid(s, KEPT) {
-                let p = up & PARENT;
-                nodes.set_kid(p, KEPT);
-                if up & STEM != 0 {
-                    nodes.set_kid(p, STEM_KID);
-                }
-                if let Some(b) = step(&self.grid, place.wrapping_sub(nodes.place[p as usize])) {
-                    nodes.set_kid(p, b);
-                }
+            if up & DEST != 0 || nodes.first[s as usize] != NONE {
+                nodes.keep(&self.grid, up & PARENT, s);
                 kept += 1;
             } else {
-                clear_bit(self.member, place as usize);
+                clear_bit(self.member, nodes.place[s as usize] as usize);
             }
         }
         kept
     }
 }
 
-/// The `kids` bit of a step by `diff` between ids of `grid`: the dimension whose stride it is
-/// (among those with room to move; their strides differ), either way; none for any other.
-fn step(grid: &Grid, diff: u32) -> Option<usize> {
-    (0..grid.rank())
-        .filter(|&d| grid.ext[d] > 1)
-        .find_map(|d| {
-            let t = grid.stride(d);
-            [(t, true), (t.wrapping_neg(), false)]
-                .into_iter()
-                .find(|&(s, _)| s == diff)
-                .map(|(_, up)| dir_bit(d, up))
-        })
+/// How far below bit `p` the nearest set bit lies, if at most `max` below (`p` itself: 0).
+fn nearest_below(bits: &[u64], p: usize, max: u32) -> Option<u32> {
+    let end = p - max as usize;
+    let mut w = p / 64;
+    let mut word = bits[w] & u64::MAX >> (63 - p % 64);
+    loop {
+        if word != 0 {
+            let q = w * 64 + 63 - word.leading_zeros() as usize;
+            return (q >= end).then_some((p - q) as u32);
+        }
+        if w * 64 <= end {
+            return None;
+        }
+        w -= 1;
+        word = bits[w];
+    }
+}
+
+/// How far above bit `p` the nearest set bit lies, if at most `max` above (`p` itself: 0).
+fn nearest_above(bits: &[u64], p: usize, max: u32) -> Option<u32> {
+    let end = p + max as usize;
+    let mut w = p / 64;
+    let mut word = bits[w] & u64::MAX << (p % 64);
+    loop {
+        if word != 0 {
+            let q = w * 64 + word.trailing_zeros() as usize;
+            return (q <= end).then_some((q - p) as u32);
+        }
+        if (w + 1) * 64 > end {
+            return None;
+        }
+        w += 1;
+        word = bits[w];
+    }
 }
 
 /// Destinations picked by smallest coordinate in a chosen dimension, each at most once: the
@@ -626,6 +662,34 @@ mod tests {
             .expect("the origin is in the tree")
     }
 
+    /// Grow a tree on `ext` by routes to `targets` in turn, then ask for the node nearest each
+    /// of `probes`, both ways.
+    fn nearest_matches_the_definition(
+        ext: &[u32],
+        targets: &[u32],
+        probes: &[u32],
+    ) -> Result<(), TestCaseError> {
+        let grid = Grid::new(ext);
+        let len = grid.len() as u32;
+        let mut forest = Forest::new(grid.len() + 3);
+        let mut tree = forest.tree(grid, 3);
+        let mut from = 0;
+        for t in targets {
+            tree.connect(from, t % len);
+            from = t % len;
+        }
+        for p in probes {
+            let u = p % len;
+            for both_ways in [false, true] {
+                prop_assert_eq!(
+                    tree.closest(u, both_ways),
+                    nearest_by_scan(&tree, u, both_ways)
+                );
+            }
+        }
+        Ok(())
+    }
+
     proptest! {
         #[test]
         fn shells_find_the_nearest_tree_node(
@@ -633,21 +697,17 @@ mod tests {
             targets in prop::collection::vec(any::<u32>(), 1..6),
             probes in prop::collection::vec(any::<u32>(), 1..10),
         ) {
-            let grid = Grid::new(&ext);
-            let len = grid.len() as u32;
-            let mut forest = Forest::new(grid.len() + 3);
-            let mut tree = forest.tree(grid, 3);
-            let mut from = 0;
-            for t in targets {
-                tree.connect(from, t % len);
-                from = t % len;
-            }
-            for p in probes {
-                let u = p % len;
-                for both_ways in [false, true] {
-                    prop_assert_eq!(tree.closest(u, both_ways), nearest_by_scan(&tree, u, both_ways));
-                }
-            }
+            nearest_matches_the_definition(&ext, &targets, &probes)?;
+        }
+
+        /// Rows of several bitmap words: the row search crosses words both ways.
+        #[test]
+        fn long_rows_find_the_nearest_tree_node(
+            ext in (70u32..300, 1u32..4).prop_map(|(x, y)| vec![x, y]),
+            targets in prop::collection::vec(any::<u32>(), 1..4),
+            probes in prop::collection::vec(any::<u32>(), 1..10),
+        ) {
+            nearest_matches_the_definition(&ext, &targets, &probes)?;
         }
     }
 }
