@@ -448,8 +448,9 @@ impl LocalTree<'_> {
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
         let (lo, hi) = (at[0], self.room(&at, 0, both_ways));
-        // (distance, insertion number, node)
-        let mut best = (u32::MAX, u32::MAX, NONE);
+        // (distance, node, its insertion number once a tie asks for it)
+        let mut best = (u32::MAX, NONE, None);
+        let seq = |v: u32| self.seq[v as usize];
         let mut j = 0;
         while j <= best.0 {
             self.shell(u, &at, 1, j, both_ways, &mut |row| {
@@ -457,13 +458,18 @@ impl LocalTree<'_> {
                 let below = nearest_below(self.member, p, lo.min(far)).map(|t| (t, row - t));
                 let above = nearest_above(self.member, p, hi.min(far)).map(|t| (t, row + t));
                 for (t, v) in below.into_iter().chain(above) {
-                    best = best.min((j + t, self.seq[v as usize], v));
+                    if j + t < best.0 {
+                        best = (j + t, v, None);
+                    } else if j + t == best.0 && seq(v) < *best.2.get_or_insert_with(|| seq(best.1))
+                    {
+                        best = (j + t, v, Some(seq(v)));
+                    }
                 }
             });
             j += 1;
         }
         self.at = at;
-        best.2
+        best.1
     }
 
     /// How far the search may step up dimension `d` from coordinates `c`.
