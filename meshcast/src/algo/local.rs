@@ -175,29 +175,37 @@ fn port(grid: &Grid, diff: u32) -> Option<usize> {
 /// inserted — the node a scan of the tree in insertion order meets first, which is how the
 /// papers' "find a node c in MT closest to u" reads.
 #[derive(Default)]
-struct Nodes {
-    place: Vec<u32>,
-    up: Vec<u32>,
-    first: Vec<u32>,
-    next: Vec<u32>,
+struct Nodes(Vec<TreeNode>);
+
+/// One node of [`Nodes`], its fields side by side: the listing, reaching a child from its
+/// parent's list, finds there the child's own list too.
+#[derive(Clone, Copy)]
+struct TreeNode {
+    place: u32,
+    up: u32,
+    first: u32,
+    next: u32,
 }
 
 impl Nodes {
     /// Append the node at `place` below `up`; its insertion number.
     fn push(&mut self, place: usize, up: u32) -> u32 {
-        let s = self.place.len() as u32;
-        self.place.push(place as u32);
-        self.up.push(up);
-        self.first.push(NONE);
-        self.next.push(NONE);
-        s
+        self.0.push(TreeNode {
+            place: place as u32,
+            up,
+            first: NONE,
+            next: NONE,
+        });
+        self.0.len() as u32 - 1
     }
 
     /// The port of the step from `p` to its child `s` (`usize::MAX`: no grid step).
     fn port(&self, grid: &Grid, p: u32, s: u32) -> usize {
         port(
             grid,
-            self.place[s as usize].wrapping_sub(self.place[p as usize]),
+            self.0[s as usize]
+                .place
+                .wrapping_sub(self.0[p as usize].place),
         )
         .unwrap_or(usize::MAX)
     }
@@ -206,14 +214,14 @@ impl Nodes {
     fn keep(&mut self, grid: &Grid, p: u32, s: u32) {
         let key = self.port(grid, p, s);
         let before_s = |c: u32| c != NONE && self.port(grid, p, c) < key;
-        let (mut before, mut c) = (NONE, self.first[p as usize]);
+        let (mut before, mut c) = (NONE, self.0[p as usize].first);
         while before_s(c) {
-            (before, c) = (c, self.next[c as usize]);
+            (before, c) = (c, self.0[c as usize].next);
         }
-        self.next[s as usize] = c;
+        self.0[s as usize].next = c;
         match before {
-            NONE => self.first[p as usize] = s,
-            b => self.next[b as usize] = s,
+            NONE => self.0[p as usize].first = s,
+            b => self.0[b as usize].next = s,
         }
     }
 }
@@ -263,11 +271,7 @@ impl Forest {
             scratch.seq.resize(len, 0);
             scratch.member.resize(len.div_ceil(64), 0);
         }
-        let nodes = &mut scratch.nodes;
-        nodes.place.clear();
-        nodes.up.clear();
-        nodes.first.clear();
-        nodes.next.clear();
+        scratch.nodes.0.clear();
         scratch.handed.get_mut().clear();
         Forest { scratch }
     }
@@ -279,7 +283,7 @@ impl Forest {
         set_bit(&mut s.member, offset);
         LocalTree {
             seq: &mut s.seq[offset..offset + grid.len()],
-            first: s.nodes.place.len() as u32,
+            first: s.nodes.0.len() as u32,
             grid,
             member: &mut s.member,
             offset,
@@ -323,19 +327,19 @@ impl Forest {
             if pass && !stem_first {
                 continue;
             }
-            let mut k = nodes.first[s as usize];
+            let mut k = nodes.0[s as usize].first;
             while k != NONE {
-                let on_stem = nodes.up[k as usize] & STEM != 0;
+                let node = nodes.0[k as usize];
+                let on_stem = node.up & STEM != 0;
                 let port = nodes.port(grid, s, k);
                 let (d, up) = (port / 2, port % 2 == 0);
                 let inside =
                     port != usize::MAX && if up { c[d] + 1 < grid.ext[d] } else { c[d] > 0 };
                 if inside && (!stem_first || on_stem == pass) {
-                    let w = nodes.place[k as usize] - offset as u32;
-                    handed.push_back((nodes.place[k as usize], k));
-                    child(w, d, up);
+                    handed.push_back((node.place, k));
+                    child(node.place - offset as u32, d, up);
                 }
-                k = nodes.next[k as usize];
+                k = node.next;
             }
         }
     }
@@ -344,8 +348,8 @@ impl Forest {
 impl Drop for Forest {
     fn drop(&mut self) {
         let Scratch { member, nodes, .. } = &mut *self.scratch;
-        for &p in &nodes.place {
-            clear_bit(member, p as usize);
+        for n in &nodes.0 {
+            clear_bit(member, n.place as usize);
         }
         SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
     }
@@ -395,7 +399,7 @@ impl LocalTree<'_> {
     /// [`crate::algo::reduce::ZoneAlgorithm::stem_first`] says so.
     pub fn mark_stem(&mut self, i: u32) {
         if self.contains(i) {
-            self.nodes.up[self.seq[i as usize] as usize] |= STEM;
+            self.nodes.0[self.seq[i as usize] as usize].up |= STEM;
         }
     }
 
@@ -511,18 +515,20 @@ impl LocalTree<'_> {
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
             if self.contains(u) {
-                self.nodes.up[self.seq[u as usize] as usize] |= DEST;
+                self.nodes.0[self.seq[u as usize] as usize].up |= DEST;
             }
         }
         let nodes = &mut *self.nodes;
         let mut kept = 0;
-        for s in (self.first..nodes.place.len() as u32).rev() {
-            let up = nodes.up[s as usize];
-            if up & DEST != 0 || nodes.first[s as usize] != NONE {
+        for s in (self.first..nodes.0.len() as u32).rev() {
+            let TreeNode {
+                place, up, first, ..
+            } = nodes.0[s as usize];
+            if up & DEST != 0 || first != NONE {
                 nodes.keep(&self.grid, up & PARENT, s);
                 kept += 1;
             } else {
-                clear_bit(self.member, nodes.place[s as usize] as usize);
+                clear_bit(self.member, place as usize);
             }
         }
         kept
