@@ -6,17 +6,20 @@
 //! onto it. What the algorithms share lives here, written once: dimension-ordered paths, the
 //! search for the tree node closest to a destination, and pruning.
 //!
-//! Everything is flat arrays indexed by local node id, with no per-step allocation: the closest
-//! node is found by walking the layers of a breadth-first search outward from the destination
-//! (shells at distance 1, 2, …), which stops at the first layer that touches the tree — usually a
-//! few nodes away — instead of scanning the whole tree (the papers' O(N) per destination).
+//! Everything is flat arrays, with no per-step allocation: the closest node is found by searching
+//! the rows through the layers of a breadth-first search outward from the destination (shells at
+//! distance 0, 1, … in all dimensions but the first, each row a few words of the membership
+//! bitmap), which stops at the first layer that cannot hold a nearer tree node — usually a few
+//! rows away — instead of scanning the whole tree (the papers' O(N) per destination).
 //!
-//! A plan's work is proportional to its trees, not to the topology (issue 14): the per-node
-//! arrays live in a per-thread scratch reused from plan to plan (`Forest`), the trees keep
-//! their nodes in insertion order, pruning is one backward pass over them, the plan is listed
-//! straight from the grid neighbours of each node, and coordinates come from multiplications by
-//! precomputed inverses, not divisions. Memory: 8 bytes per node of the largest topology a
-//! thread has routed on, plus one bit per node; kept until the thread ends.
+//! A plan's work is proportional to its trees, not to the topology (issue 14): the arrays live in
+//! a per-thread scratch reused from plan to plan (`Forest`); the trees keep their nodes in
+//! insertion order, with parent and child links between insertion numbers; pruning is one
+//! backward pass over them, which also links each kept child into its parent's list in port
+//! order; the plan is listed from those lists; and coordinates come from multiplications by
+//! precomputed inverses, not divisions. Memory: 4 bytes (the insertion number) and one bit (the
+//! membership) per node of the largest topology a thread has routed on, plus 16 bytes per tree
+//! node of its largest plan; kept until the thread ends.
 //!
 //! Public: what a tree algorithm needs to grow its tree, in this crate or another —
 //! [`Grid`] (local ids and coordinates), [`LocalTree`] (membership and the ways to grow) and
