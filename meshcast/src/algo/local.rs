@@ -6,17 +6,20 @@
 //! onto it. What the algorithms share lives here, written once: dimension-ordered paths, the
 //! search for the tree node closest to a destination, and pruning.
 //!
-//! Everything is flat arrays indexed by local node id, with no per-step allocation: the closest
-//! node is found by walking the layers of a breadth-first search outward from the destination
-//! (shells at distance 1, 2, …), which stops at the first layer that touches the tree — usually a
-//! few nodes away — instead of scanning the whole tree (the papers' O(N) per destination).
+//! Everything is flat arrays, with no per-step allocation: the closest node is found by searching
+//! the rows through the layers of a breadth-first search outward from the destination (shells at
+//! distance 0, 1, … in all dimensions but the first, each row a few words of the membership
+//! bitmap), which stops at the first layer that cannot hold a nearer tree node — usually a few
+//! rows away — instead of scanning the whole tree (the papers' O(N) per destination).
 //!
-//! A plan's work is proportional to its trees, not to the topology (issue 14): the per-node
-//! arrays live in a per-thread scratch reused from plan to plan (`Forest`), the trees keep
-//! their nodes in insertion order, pruning is one backward pass over them, the plan is listed
-//! straight from the grid neighbours of each node, and coordinates come from multiplications by
-//! precomputed inverses, not divisions. Memory: 8 bytes per node of the largest topology a
-//! thread has routed on, plus one bit per node; kept until the thread ends.
+//! A plan's work is proportional to its trees, not to the topology (issue 14): the arrays live in
+//! a per-thread scratch reused from plan to plan (`Forest`); the trees keep their nodes in
+//! insertion order, with parent and child links between insertion numbers; pruning is one
+//! backward pass over them, which also links each kept child into its parent's list in port
+//! order; the plan is listed from those lists; and coordinates come from multiplications by
+//! precomputed inverses, not divisions. Memory: 4 bytes (the insertion number) and one bit (the
+//! membership) per node of the largest topology a thread has routed on, plus 16 bytes per tree
+//! node of its largest plan; kept until the thread ends.
 //!
 //! Public: what a tree algorithm needs to grow its tree, in this crate or another —
 //! [`Grid`] (local ids and coordinates), [`LocalTree`] (membership and the ways to grow) and
@@ -143,41 +146,102 @@ pub enum Reach {
     Anywhere,
 }
 
-// A node's `parent` word, from the high bit down:
+// A tree node's `up` word: its parent's insertion number and two flags.
 //
-//   bit 31      STEM      on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
-//   bit 30      DEST      a destination (set by `LocalTree::prune`)
-//   bits 26–29  CHILDREN  how many children pruning kept, saturating at 15 (exact up to 8
-//                         dimensions); nonzero: a destination lies below it
-//   bits 0–25   ID        the parent's local id; ids stay below 2²⁶ (`topology::MAX_NODES`)
+//   bit 31      STEM    on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
+//   bit 30      DEST    a destination (set by `LocalTree::prune`)
+//   bits 0–29   PARENT  the parent's insertion number (below 2²⁶, `topology::MAX_NODES`)
 //
-// The origin's word is 0 (its own id, no flag). Membership is not in the word but in the bitmap.
+// The origin's word is 0 and never read. Membership is not in the word but in the bitmap.
 const STEM: u32 = 1 << 31;
 const DEST: u32 = 1 << 30;
-const ONE_CHILD: u32 = 1 << 26;
-const CHILDREN: u32 = 15 * ONE_CHILD;
-const ID: u32 = ONE_CHILD - 1;
+const PARENT: u32 = DEST - 1;
 
-/// What the trees know of one node: its insertion number and its parent word, side by side so
-/// that one cache line serves both. Ties between equally close tree nodes go to the earliest
-/// inserted — the node a scan of the tree in insertion order meets first, which is how the
-/// papers' "find a node c in MT closest to u" reads.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    seq: u32,
-    parent: u32,
+/// The port of the step from a node to the grid neighbour `diff` ids away on `grid`: `2d` up
+/// dimension `d`, `2d + 1` down it, for the dimension whose stride `diff` is (among those with
+/// room to move, whose strides differ); none if it is no such step. Ports in increasing order
+/// are the listing's order: lower dimension first, increasing direction first.
+fn port(grid: &Grid, diff: u32) -> Option<usize> {
+    (0..grid.rank()).filter(|&d| grid.ext[d] > 1).find_map(|d| {
+        let t = grid.stride(d);
+        [t, t.wrapping_neg()]
+            .into_iter()
+            .position(|s| s == diff)
+            .map(|k| 2 * d + k)
+    })
 }
 
-/// The per-node arrays of a plan's trees, kept per thread from one plan to the next so that a
-/// plan touches only the nodes of its trees: nothing the size of the topology is allocated or
-/// cleared per plan. Membership is a bitmap (one bit per node, 64 times smaller than the slots,
-/// so the searches' "is it in the tree?" stays in cache); every plan clears the bits it set, by
-/// its trees' node lists, when it is done. Insertion numbers need no clearing: they are read
-/// only for members, and every plan numbers from 1.
+/// The nodes of a plan's trees in insertion order, which is also their insertion number: where
+/// each lies in the forest, its `up` word, and the children pruning kept — the first, and each
+/// child's next sibling, in port order — the compact arrays that pruning and the listing work
+/// on, instead of the mesh-sized ones. Ties between equally close tree nodes go to the earliest
+/// inserted — the node a scan of the tree in insertion order meets first, which is how the
+/// papers' "find a node c in MT closest to u" reads.
+#[derive(Default)]
+struct Nodes(Vec<TreeNode>);
+
+/// One node of [`Nodes`], its fields side by side: the listing, reaching a child from its
+/// parent's list, finds there the child's own list too.
+#[derive(Clone, Copy)]
+struct TreeNode {
+    place: u32,
+    up: u32,
+    first: u32,
+    next: u32,
+}
+
+impl Nodes {
+    /// Append the node at `place` below `up`; its insertion number.
+    fn push(&mut self, place: usize, up: u32) -> u32 {
+        self.0.push(TreeNode {
+            place: place as u32,
+            up,
+            first: NONE,
+            next: NONE,
+        });
+        self.0.len() as u32 - 1
+    }
+
+    /// The port of the step from `p` to its child `s` (`usize::MAX`: no grid step).
+    fn port(&self, grid: &Grid, p: u32, s: u32) -> usize {
+        port(
+            grid,
+            self.0[s as usize]
+                .place
+                .wrapping_sub(self.0[p as usize].place),
+        )
+        .unwrap_or(usize::MAX)
+    }
+
+    /// Keep `s` as a child of `p`, in port order among those kept so far.
+    fn keep(&mut self, grid: &Grid, p: u32, s: u32) {
+        let key = self.port(grid, p, s);
+        let before_s = |c: u32| c != NONE && self.port(grid, p, c) < key;
+        let (mut before, mut c) = (NONE, self.0[p as usize].first);
+        while before_s(c) {
+            (before, c) = (c, self.0[c as usize].next);
+        }
+        self.0[s as usize].next = c;
+        match before {
+            NONE => self.0[p as usize].first = s,
+            b => self.0[b as usize].next = s,
+        }
+    }
+}
+
+/// The arrays of a plan's trees, kept per thread from one plan to the next so that a plan
+/// touches only the nodes of its trees: nothing the size of the topology is allocated or
+/// cleared per plan. Per forest place: the insertion number (read only for members, so never
+/// cleared) and the membership bit (one bit per node, so the searches' "is it in the tree?"
+/// stays in cache); every plan clears the bits it set, by its node list, when it is done.
 #[derive(Default)]
 struct Scratch {
-    slots: Vec<Slot>,
+    seq: Vec<u32>,
     member: Vec<u64>,
+    nodes: Nodes,
+    /// The children [`Forest::children`] handed out and not yet asked for: (place, insertion
+    /// number).
+    handed: std::cell::RefCell<std::collections::VecDeque<(u32, u32)>>,
 }
 
 thread_local! {
@@ -200,46 +264,33 @@ fn clear_bit(bits: &mut [u64], i: usize) {
 /// grown one after the other and read together when the plan is listed.
 pub(crate) struct Forest {
     scratch: Box<Scratch>,
-    next_seq: u32,
-    /// Where each tree grown so far lies, and its nodes other than the origin: the bits to
-    /// clear when the plan is done.
-    grown: Vec<(usize, Vec<u32>)>,
 }
 
 impl Forest {
     /// Room for trees of `len` nodes in all.
     pub(crate) fn new(len: usize) -> Forest {
         let mut scratch = SCRATCH.take().unwrap_or_default();
-        if scratch.slots.len() < len {
-            scratch.slots.resize(len, Slot::default());
+        if scratch.seq.len() < len {
+            scratch.seq.resize(len, 0);
             scratch.member.resize(len.div_ceil(64), 0);
         }
-        Forest {
-            scratch,
-            next_seq: 1,
-            grown: Vec::new(),
-        }
+        scratch.nodes.0.clear();
+        scratch.handed.get_mut().clear();
+        Forest { scratch }
     }
 
     /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`.
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
         let s = &mut *self.scratch;
-        let end = offset + grid.len();
-        let slots = &mut s.slots[offset..end];
-        slots[0] = Slot {
-            seq: self.next_seq,
-            parent: 0,
-        };
-        self.next_seq += 1;
+        s.seq[offset] = s.nodes.push(offset, 0);
         set_bit(&mut s.member, offset);
         LocalTree {
+            seq: &mut s.seq[offset..offset + grid.len()],
+            first: s.nodes.0.len() as u32,
             grid,
-            slots,
             member: &mut s.member,
             offset,
-            next_seq: &mut self.next_seq,
-            grown: &mut self.grown,
-            nodes: Vec::new(),
+            nodes: &mut s.nodes,
             route: Vec::new(),
             at: Vec::new(),
         }
@@ -247,8 +298,13 @@ impl Forest {
 
     /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
     /// first if `stem_first`, then by dimension, increasing direction first — each as
-    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. The search of `v`'s grid
-    /// neighbours stops at the last child pruning counted (a leaf searches none).
+    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. Read from the child list
+    /// pruning left: no grid neighbour is looked at.
+    ///
+    /// The listing asks for the children of the nodes it was handed, in the order it was handed
+    /// them (breadth first), so the children handed out wait in a queue with their insertion
+    /// numbers, and `v` is usually the one at its head: found without a look-up in the
+    /// mesh-sized array. Any other `v` (a zone origin, or another order) is looked up.
     pub(crate) fn children(
         &self,
         grid: &Grid,
@@ -258,41 +314,35 @@ impl Forest {
         stem_first: bool,
         mut child: impl FnMut(u32, usize, bool),
     ) {
-        let slots = &self.scratch.slots[offset..offset + grid.len()];
-        let member = &self.scratch.member;
-        let is_child =
-            |w: u32| bit(member, offset + w as usize) && slots[w as usize].parent & ID == v;
-        let stem = |w: u32| slots[w as usize].parent & STEM != 0;
-        let count = slots[v as usize].parent & CHILDREN;
-        let mut left = if count == CHILDREN {
-            u32::MAX
-        } else {
-            count / ONE_CHILD
+        let Scratch {
+            seq, nodes, handed, ..
+        } = &*self.scratch;
+        let mut handed = handed.borrow_mut();
+        let place = (offset + v as usize) as u32;
+        let s = match handed.front() {
+            Some(&(p, s)) if p == place => {
+                handed.pop_front();
+                s
+            }
+            _ => seq[place as usize],
         };
-        let mut stem_child = NONE;
         for pass in [true, false] {
             if pass && !stem_first {
                 continue;
             }
-            for (d, &x) in c.iter().enumerate() {
-                if left == 0 {
-                    return;
+            let mut k = nodes.0[s as usize].first;
+            while k != NONE {
+                let node = nodes.0[k as usize];
+                let on_stem = node.up & STEM != 0;
+                let port = nodes.port(grid, s, k);
+                let (d, up) = (port / 2, port % 2 == 0);
+                let inside =
+                    port != usize::MAX && if up { c[d] + 1 < grid.ext[d] } else { c[d] > 0 };
+                if inside && (!stem_first || on_stem == pass) {
+                    handed.push_back((node.place, k));
+                    child(node.place - offset as u32, d, up);
                 }
-                let s = grid.stride(d);
-                let steps = [
-                    (x + 1 < grid.ext[d], v + s, true),
-                    (x > 0, v.wrapping_sub(s), false),
-                ];
-                for (inside, w, up) in steps {
-                    if !inside || !is_child(w) || w == stem_child || pass && !stem(w) {
-                        continue;
-                    }
-                    if pass {
-                        stem_child = w;
-                    }
-                    left -= 1;
-                    child(w, d, up);
-                }
+                k = node.next;
             }
         }
     }
@@ -300,12 +350,9 @@ impl Forest {
 
 impl Drop for Forest {
     fn drop(&mut self) {
-        let member = &mut self.scratch.member;
-        for &(offset, ref nodes) in &self.grown {
-            clear_bit(member, offset);
-            for &i in nodes {
-                clear_bit(member, offset + i as usize);
-            }
+        let Scratch { member, nodes, .. } = &mut *self.scratch;
+        for n in &nodes.0 {
+            clear_bit(member, n.place as usize);
         }
         SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
     }
@@ -318,14 +365,14 @@ impl Drop for Forest {
 /// from a tree node.
 pub struct LocalTree<'a> {
     pub(crate) grid: Grid,
-    slots: &'a mut [Slot],
+    /// Node `i`'s insertion number, for members.
+    seq: &'a mut [u32],
     /// Bit `offset + i`: node `i` is in the tree.
     member: &'a mut [u64],
     offset: usize,
-    grown: &'a mut Vec<(usize, Vec<u32>)>,
-    next_seq: &'a mut u32,
-    /// The tree's nodes other than the origin, in insertion order.
-    nodes: Vec<u32>,
+    /// The forest's nodes; this tree's from `first` on (after its origin).
+    nodes: &'a mut Nodes,
+    first: u32,
     route: Vec<u32>,
     at: Vec<u32>,
 }
@@ -346,19 +393,17 @@ impl LocalTree<'_> {
     /// out, and the validator then reports the destinations it cut off.
     pub fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
-        self.slots[child as usize] = Slot {
-            seq: *self.next_seq,
-            parent,
-        };
-        *self.next_seq += 1;
-        set_bit(self.member, self.offset + child as usize);
-        self.nodes.push(child);
+        let place = self.offset + child as usize;
+        self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize]);
+        set_bit(self.member, place);
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first when
     /// [`crate::algo::reduce::ZoneAlgorithm::stem_first`] says so.
     pub fn mark_stem(&mut self, i: u32) {
-        self.slots[i as usize].parent |= STEM;
+        if self.contains(i) {
+            self.nodes.0[self.seq[i as usize] as usize].up |= STEM;
+        }
     }
 
     /// Connect `to` through the dimension-ordered route from tree node `from` (dimension 0 first,
@@ -396,10 +441,12 @@ impl LocalTree<'_> {
         self.connect(c, u);
     }
 
-    /// The tree node nearest `u` (earliest inserted among equals): the grid nodes at distance
-    /// 1, 2, … from `u` — only those with every coordinate at most `u`'s unless `both_ways` —
-    /// are enumerated shell by shell, exactly the layers of a breadth-first search from `u`,
-    /// without the search's visited marks.
+    /// The tree node nearest `u` (earliest inserted among equals): the rows through `u`'s
+    /// shells — lines along dimension 0, at distance 0, 1, … from `u` in the other dimensions,
+    /// only those with every coordinate at most `u`'s unless `both_ways` — are searched in the
+    /// membership bitmap a word at a time for the tree node nearest along the row on either
+    /// side, until the rows lie farther than the best found. Every tree node at the least
+    /// distance is the nearest on its side of its row, so the ties are all seen.
     fn closest(&mut self, u: u32, both_ways: bool) -> u32 {
         if self.contains(u) {
             return u;
@@ -407,107 +454,123 @@ impl LocalTree<'_> {
         let mut at = std::mem::take(&mut self.at);
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
-        let mut best = (u32::MAX, NONE);
-        for r in 1.. {
-            self.shell(u, &at, 0, r, both_ways, &mut best);
-            if best.1 != NONE {
-                break;
-            }
+        let (lo, hi) = (at[0], self.room(&at, 0, both_ways));
+        // (distance, node, its insertion number once a tie asks for it)
+        let mut best = (u32::MAX, NONE, None);
+        let seq = |v: u32| self.seq[v as usize];
+        let mut j = 0;
+        while j <= best.0 {
+            self.shell(u, &at, 1, j, both_ways, &mut |row| {
+                let (p, far) = (self.offset + row as usize, best.0 - j);
+                let below = nearest_below(self.member, p, lo.min(far)).map(|t| (t, row - t));
+                let above = nearest_above(self.member, p, hi.min(far)).map(|t| (t, row + t));
+                for (t, v) in below.into_iter().chain(above) {
+                    if j + t < best.0 {
+                        best = (j + t, v, None);
+                    } else if j + t == best.0 && seq(v) < *best.2.get_or_insert_with(|| seq(best.1))
+                    {
+                        best = (j + t, v, Some(seq(v)));
+                    }
+                }
+            });
+            j += 1;
         }
         self.at = at;
         best.1
     }
 
-    /// Offer every node `v` with `|vₑ − uₑ|` summing to `r` over dimensions `d…` (and equal to
-    /// `u`'s before `d`); `i` is the id of the node so far, `c` the coordinates of `u`.
-    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, best: &mut (u32, u32)) {
-        let (s, lo, hi) = (
-            self.grid.stride(d),
-            c[d],
-            if both_ways {
-                self.grid.ext[d] - 1 - c[d]
-            } else {
-                0
-            },
-        );
-        if d + 1 == self.grid.rank() {
-            self.offer_pair(i, s, r, lo, hi, best);
+    /// How far the search may step up dimension `d` from coordinates `c`.
+    fn room(&self, c: &[u32], d: usize, both_ways: bool) -> u32 {
+        if both_ways {
+            self.grid.ext[d] - 1 - c[d]
+        } else {
+            0
+        }
+    }
+
+    /// Visit every node `v` with `|vₑ − cₑ|` summing to `r` over dimensions `d…` (and equal to
+    /// `c`'s before `d`), stepping up only as far as [`LocalTree::room`] lets; `i` is the id of
+    /// the node with coordinates `c`.
+    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, f: &mut impl FnMut(u32)) {
+        if d == self.grid.rank() {
+            if r == 0 {
+                f(i);
+            }
             return;
         }
-        let last = d + 2 == self.grid.rank();
-        for k in 0..=r.min(lo.max(hi)) {
-            for (inside, j) in [
-                (k <= lo, i.wrapping_sub(k * s)),
-                (k <= hi && k > 0, i + k * s),
-            ] {
-                if !inside {
-                    continue;
-                }
-                if last {
-                    // The last dimension inline: the two nodes `r − k` away along it.
-                    let (t, c) = (self.grid.stride(d + 1), c[d + 1]);
-                    let up = if both_ways {
-                        self.grid.ext[d + 1] - 1 - c
-                    } else {
-                        0
-                    };
-                    self.offer_pair(j, t, r - k, c, up, best);
-                } else {
-                    self.shell(j, c, d + 1, r - k, both_ways, best);
-                }
+        let (s, lo, hi) = (self.grid.stride(d), c[d], self.room(c, d, both_ways));
+        let last = d + 1 == self.grid.rank();
+        for k in (if last { r } else { 0 })..=r.min(lo.max(hi)) {
+            if k <= lo {
+                self.shell(i - k * s, c, d + 1, r - k, both_ways, f);
             }
-        }
-    }
-
-    /// Offer the nodes `r` steps of stride `s` below and above `i`, where `lo` and `hi` steps fit.
-    fn offer_pair(&self, i: u32, s: u32, r: u32, lo: u32, hi: u32, best: &mut (u32, u32)) {
-        if r <= lo {
-            self.offer(i - r * s, best);
-        }
-        if r <= hi && r > 0 {
-            self.offer(i + r * s, best);
-        }
-    }
-
-    fn offer(&self, i: u32, best: &mut (u32, u32)) {
-        if self.contains(i) {
-            let seq = self.slots[i as usize].seq;
-            if seq < best.0 {
-                *best = (seq, i);
+            if k <= hi && k > 0 {
+                self.shell(i + k * s, c, d + 1, r - k, both_ways, f);
             }
         }
     }
 
     /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
     /// part of DP", and the unused wraparound links of the torus examples). Children come after
-    /// their parents in insertion order, so one backward pass decides every node. Returns the
-    /// number of edges left.
+    /// their parents in insertion order, so one backward pass over the node list decides every
+    /// node and lists it among its parent's children for the listing. Returns the number of edges
+    /// left.
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
-            self.slots[u as usize].parent |= DEST;
+            if self.contains(u) {
+                self.nodes.0[self.seq[u as usize] as usize].up |= DEST;
+            }
         }
+        let nodes = &mut *self.nodes;
         let mut kept = 0;
-        for &i in self.nodes.iter().rev() {
-            let p = self.slots[i as usize].parent;
-            if p & (DEST | CHILDREN) != 0 {
-                let parent = &mut self.slots[(p & ID) as usize].parent;
-                if *parent & CHILDREN != CHILDREN {
-                    *parent += ONE_CHILD;
-                }
+        for s in (self.first..nodes.0.len() as u32).rev() {
+            let TreeNode {
+                place, up, first, ..
+            } = nodes.0[s as usize];
+            if up & DEST != 0 || first != NONE {
+                nodes.keep(&self.grid, up & PARENT, s);
                 kept += 1;
             } else {
-                clear_bit(self.member, self.offset + i as usize);
+                clear_bit(self.member, place as usize);
             }
         }
         kept
     }
 }
 
-impl Drop for LocalTree<'_> {
-    /// The tree's bits stay set until the plan is listed; its forest clears them.
-    fn drop(&mut self) {
-        self.grown
-            .push((self.offset, std::mem::take(&mut self.nodes)));
+/// How far below bit `p` the nearest set bit lies, if at most `max` below (`p` itself: 0).
+fn nearest_below(bits: &[u64], p: usize, max: u32) -> Option<u32> {
+    let end = p - max as usize;
+    let mut w = p / 64;
+    let mut word = bits[w] & u64::MAX >> (63 - p % 64);
+    loop {
+        if word != 0 {
+            let q = w * 64 + 63 - word.leading_zeros() as usize;
+            return (q >= end).then_some((p - q) as u32);
+        }
+        if w * 64 <= end {
+            return None;
+        }
+        w -= 1;
+        word = bits[w];
+    }
+}
+
+/// How far above bit `p` the nearest set bit lies, if at most `max` above (`p` itself: 0).
+fn nearest_above(bits: &[u64], p: usize, max: u32) -> Option<u32> {
+    let end = p + max as usize;
+    let mut w = p / 64;
+    let mut word = bits[w] & u64::MAX << (p % 64);
+    loop {
+        if word != 0 {
+            let q = w * 64 + word.trailing_zeros() as usize;
+            return (q <= end).then_some((q - p) as u32);
+        }
+        if (w + 1) * 64 > end {
+            return None;
+        }
+        w += 1;
+        word = bits[w];
     }
 }
 
@@ -609,9 +672,37 @@ mod tests {
                 let dist: u32 = (0..g.rank())
                     .map(|d| g.coord(v, d).abs_diff(g.coord(u, d)))
                     .sum();
-                (dist, tree.slots[v as usize].seq)
+                (dist, tree.seq[v as usize])
             })
             .expect("the origin is in the tree")
+    }
+
+    /// Grow a tree on `ext` by routes to `targets` in turn, then ask for the node nearest each
+    /// of `probes`, both ways.
+    fn nearest_matches_the_definition(
+        ext: &[u32],
+        targets: &[u32],
+        probes: &[u32],
+    ) -> Result<(), TestCaseError> {
+        let grid = Grid::new(ext);
+        let len = grid.len() as u32;
+        let mut forest = Forest::new(grid.len() + 3);
+        let mut tree = forest.tree(grid, 3);
+        let mut from = 0;
+        for t in targets {
+            tree.connect(from, t % len);
+            from = t % len;
+        }
+        for p in probes {
+            let u = p % len;
+            for both_ways in [false, true] {
+                prop_assert_eq!(
+                    tree.closest(u, both_ways),
+                    nearest_by_scan(&tree, u, both_ways)
+                );
+            }
+        }
+        Ok(())
     }
 
     proptest! {
@@ -621,21 +712,17 @@ mod tests {
             targets in prop::collection::vec(any::<u32>(), 1..6),
             probes in prop::collection::vec(any::<u32>(), 1..10),
         ) {
-            let grid = Grid::new(&ext);
-            let len = grid.len() as u32;
-            let mut forest = Forest::new(grid.len() + 3);
-            let mut tree = forest.tree(grid, 3);
-            let mut from = 0;
-            for t in targets {
-                tree.connect(from, t % len);
-                from = t % len;
-            }
-            for p in probes {
-                let u = p % len;
-                for both_ways in [false, true] {
-                    prop_assert_eq!(tree.closest(u, both_ways), nearest_by_scan(&tree, u, both_ways));
-                }
-            }
+            nearest_matches_the_definition(&ext, &targets, &probes)?;
+        }
+
+        /// Rows of several bitmap words: the row search crosses words both ways.
+        #[test]
+        fn long_rows_find_the_nearest_tree_node(
+            ext in (70u32..300, 1u32..4).prop_map(|(x, y)| vec![x, y]),
+            targets in prop::collection::vec(any::<u32>(), 1..4),
+            probes in prop::collection::vec(any::<u32>(), 1..10),
+        ) {
+            nearest_matches_the_definition(&ext, &targets, &probes)?;
         }
     }
 }
