@@ -43,13 +43,40 @@ impl fmt::Display for PlanKind {
     }
 }
 
-/// One hop of a send: the node reached, and whether it keeps a copy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hop {
+/// One hop of a send: the node reached, and whether it keeps a copy — in one 4-byte word (the
+/// node's id, below [`MAX_NODES`](crate::topology::MAX_NODES), and the drop flag in the top bit),
+/// so that a plan of a tree covering most of an 8192² mesh fits in memory.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Hop(u32);
+
+/// The drop flag's bit in a [`Hop`].
+const DROP: u32 = 1 << 31;
+
+impl Hop {
+    /// The hop to `node`, which keeps a copy of the message if `drop`.
+    pub fn new(node: Node, drop: bool) -> Hop {
+        Hop(node.0 | if drop { DROP } else { 0 })
+    }
+
     /// The node this hop arrives at.
-    pub node: Node,
+    pub fn node(self) -> Node {
+        Node(self.0 & !DROP)
+    }
+
     /// Whether the node keeps a copy of the message.
-    pub drop: bool,
+    pub fn drop(self) -> bool {
+        self.0 & DROP != 0
+    }
+}
+
+/// `Hop { node: Node(…), drop: … }`, as the two fields read.
+impl fmt::Debug for Hop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hop")
+            .field("node", &self.node())
+            .field("drop", &self.drop())
+            .finish()
+    }
 }
 
 /// A borrowed view of one send of a plan.
@@ -138,19 +165,27 @@ impl Plan {
 
     /// Append a tree edge: a one-hop send from `from` that leaves a copy at `to`.
     pub fn push_edge(&mut self, from: Node, to: Node) {
-        self.push_send(
-            from,
-            [Hop {
-                node: to,
-                drop: true,
-            }],
-        );
+        self.push_send(from, [Hop::new(to, true)]);
     }
 
-    /// Room for `n` more tree edges without reallocating.
-    pub(crate) fn reserve_edges(&mut self, n: usize) {
-        self.from.reserve(n);
-        self.hops.reserve(n);
+    /// The tree plan whose send `i` goes from `from[i]` to the node of id `to[i]` and leaves a
+    /// copy there: [`Plan::push_edge`] for every edge, but with the receivers' list turned into
+    /// the hops in place, so that a plan of 66 million links never holds two copies of it.
+    pub(crate) fn tree(
+        source: Node,
+        destinations: Vec<Node>,
+        from: Vec<Node>,
+        to: Vec<u32>,
+    ) -> Plan {
+        assert_eq!(from.len(), to.len(), "one receiver per sender");
+        Plan {
+            kind: PlanKind::Tree,
+            source,
+            destinations,
+            from,
+            ends: None,
+            hops: to.into_iter().map(|id| Hop::new(Node(id), true)).collect(),
+        }
     }
 
     /// The number of sends.
@@ -204,7 +239,7 @@ impl Plan {
             for &i in by.of(node) {
                 let send = self.send(i as usize);
                 out.push_send(node, send.hops.iter().copied());
-                frontier.extend(send.hops.iter().filter(|h| h.drop).map(|h| h.node));
+                frontier.extend(send.hops.iter().filter(|h| h.drop()).map(|h| h.node()));
             }
         }
         out
@@ -264,26 +299,26 @@ impl Plan {
             if self.kind == PlanKind::Tree && send.hops.len() != 1 {
                 return Err(PlanError::TreeHopLength(i));
             }
-            if send.hops.last().is_none_or(|h| !h.drop) {
+            if send.hops.last().is_none_or(|h| !h.drop()) {
                 return Err(PlanError::DeliversNothing(i));
             }
             sends_from[from.index()] += 1;
             let mut at = from;
             for (j, hop) in send.hops.iter().enumerate() {
-                if hop.node.index() >= shape.len() || shape.link(at, hop.node).is_none() {
+                if hop.node().index() >= shape.len() || shape.link(at, hop.node()).is_none() {
                     return Err(PlanError::NotALink {
                         send: i,
                         from: name(at),
-                        to: format!("node {}", hop.node.index()),
+                        to: format!("node {}", hop.node().index()),
                     });
                 }
-                if hop.drop {
-                    if depth[hop.node.index()] != NONE {
-                        return Err(PlanError::DeliveredTwice(name(hop.node)));
+                if hop.drop() {
+                    if depth[hop.node().index()] != NONE {
+                        return Err(PlanError::DeliveredTwice(name(hop.node())));
                     }
-                    depth[hop.node.index()] = depth[from.index()] + j as u32 + 1;
+                    depth[hop.node().index()] = depth[from.index()] + j as u32 + 1;
                 }
-                at = hop.node;
+                at = hop.node();
             }
         }
         let mut is_dest = vec![false; shape.len()];
@@ -456,10 +491,7 @@ mod tests {
         let mut p = Plan::new(PlanKind::Path, src, vec![far]);
         p.push_send(
             src,
-            [[0, 1], [1, 1], [1, 0]].map(|c| Hop {
-                node: n(&s, &c),
-                drop: c == [1, 0],
-            }),
+            [[0, 1], [1, 1], [1, 0]].map(|c| Hop::new(n(&s, &c), c == [1, 0])),
         );
         assert_eq!(p.validate(&s, false), Ok(()));
         assert!(matches!(
@@ -472,10 +504,7 @@ mod tests {
     fn sends_of_one_hop_then_of_others_keep_their_hops() {
         let s: Shape = "mesh:3x3".parse().unwrap();
         let src = n(&s, &[0, 0]);
-        let hop = |c: [u32; 2], drop| Hop {
-            node: n(&s, &c),
-            drop,
-        };
+        let hop = |c: [u32; 2], drop| Hop::new(n(&s, &c), drop);
         let dests = vec![n(&s, &[1, 0]), n(&s, &[1, 2]), n(&s, &[0, 1])];
         let mut p = Plan::new(PlanKind::Unicast, src, dests);
         p.push_send(src, [hop([1, 0], true)]);
@@ -504,7 +533,7 @@ mod tests {
         p.push_edge(src, n(&s, &[1, 0]));
         p.push_edge(src, n(&s, &[0, 1]));
         let q = p.reordered(&[1, 0]);
-        assert_eq!(q.send(0).hops[0].node, n(&s, &[0, 1]));
+        assert_eq!(q.send(0).hops[0].node(), n(&s, &[0, 1]));
         assert_eq!(q.validate(&s, true), Ok(()));
         assert_eq!(q.traffic(), 2);
     }

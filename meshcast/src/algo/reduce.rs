@@ -29,7 +29,7 @@ use std::collections::BTreeSet;
 
 use super::local::{Forest, Grid, LocalTree};
 use super::Request;
-use crate::plan::{Plan, PlanKind};
+use crate::plan::Plan;
 use crate::topology::{Kind, Node, Shape};
 
 /// A tree algorithm stated for a mesh with the source at its origin (seed 001 §3.1.1): the
@@ -271,9 +271,7 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
         z.offset = Some(offset);
         offset += z.grid.len();
     }
-    let mut plan = Plan::new(PlanKind::Tree, source, dests.to_vec());
-    plan.reserve_edges(links);
-    list(&forest, &plan_zones, algo.stem_first(), links, plan)
+    list(&forest, &plan_zones, algo.stem_first(), links, request)
 }
 
 /// One zone of a plan: its grid, where its tree lies in the forest (if it has one), the zones
@@ -300,54 +298,62 @@ impl PlanZone {
     }
 }
 
-/// Fill `plan` (empty, room reserved for its `links` edges): the sends listed breadth first from
-/// the source, each node's in port order — the hops to zone origins first, lower zone first, then
-/// its children in its zone's tree.
+/// The tree plan of the zones' trees: the sends listed breadth first from the source, each
+/// node's in port order — the hops to zone origins first, lower zone first, then its children in
+/// its zone's tree.
+///
+/// The receivers' list doubles as the breadth-first queue: a receiver is first written as its
+/// [`Place`] and replaced by its node id when the listing reaches it, so the listing holds 8
+/// bytes per link (sender and receiver) and nothing else.
 fn list(
     forest: &Forest,
     zones: &[PlanZone],
     stem_first: bool,
     links: usize,
-    mut plan: Plan,
+    request: &Request,
 ) -> Plan {
-    // Every node in the order it receives the message (the source, then the receiver of each
-    // send of the plan so far), as a [`Place`].
     let places = Places::new(zones);
     let origin = |zi: u32| {
         zones[zi as usize]
             .offset
             .map_or(TREELESS | zi, |o| o as Place)
     };
-    let mut queue = Vec::with_capacity(links + 1);
-    queue.push(origin(0));
+    let mut from = Vec::with_capacity(links);
+    let mut to = Vec::with_capacity(links);
     let mut c = Vec::new();
+    let mut place = origin(0);
     let mut next = 0;
-    while next < queue.len() {
-        let (zi, v) = places.locate(queue[next]);
-        let node = match next {
-            0 => plan.source(),
-            i => plan.send(i - 1).hops[0].node,
-        };
-        next += 1;
+    loop {
+        let (zi, v) = places.locate(place);
         let z = &zones[zi as usize];
+        let node = match z.offset {
+            None => z.origin,
+            Some(_) => {
+                c.resize(z.grid.rank(), 0);
+                z.grid.coords_into(v, &mut c);
+                Node(c.iter().zip(&z.tables).map(|(&x, t)| t[x as usize]).sum())
+            }
+        };
+        if next > 0 {
+            to[next - 1] = node.0;
+        }
         if v == 0 {
             for &h in &z.hops {
-                plan.push_edge(node, zones[h as usize].origin);
-                queue.push(origin(h));
+                from.push(node);
+                to.push(origin(h));
             }
         }
-        let Some(offset) = z.offset else { continue };
-        c.resize(z.grid.rank(), 0);
-        z.grid.coords_into(v, &mut c);
-        forest.children(&z.grid, offset, v, &c, stem_first, |w, d, up| {
-            let x = c[d] as usize;
-            let t = &z.tables[d];
-            let to = Node(node.0 - t[x] + if up { t[x + 1] } else { t[x - 1] });
-            plan.push_edge(node, to);
-            queue.push(offset as u32 + w);
-        });
+        if let Some(offset) = z.offset {
+            forest.children(&z.grid, offset, v, &c, stem_first, |w, _, _| {
+                from.push(node);
+                to.push(offset as u32 + w);
+            });
+        }
+        let Some(&p) = to.get(next) else { break };
+        place = p;
+        next += 1;
     }
-    plan
+    Plan::tree(request.source(), request.destinations().to_vec(), from, to)
 }
 
 /// A node of a plan in 4 bytes: a node of a zone tree as its place in the forest (the tree's
