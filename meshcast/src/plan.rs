@@ -224,28 +224,32 @@ impl Plan {
     pub fn reordered(&self, rank: &[u64]) -> Plan {
         assert_eq!(rank.len(), self.from.len(), "one rank per send");
         let mut by = self.by_sender();
-        for v in 0..by.first.len() - 1 {
-            let range = by.first[v] as usize..by.first[v + 1] as usize;
-            by.order[range].sort_by_key(|&i| rank[i as usize]);
+        for group in by
+            .order
+            .chunk_by_mut(|&a, &b| self.from[a as usize] == self.from[b as usize])
+        {
+            group.sort_by_key(|&i| rank[i as usize]);
         }
         let mut out = Plan::new(self.kind, self.source, self.destinations.clone());
         out.from.reserve(self.from.len());
         out.hops.reserve(self.hops.len());
-        let mut frontier = vec![self.source];
+        let mut frontier = Vec::with_capacity(self.from.len() + 1);
+        frontier.push(self.source);
         let mut next = 0;
-        while next < frontier.len() {
-            let node = frontier[next];
+        while let Some(&node) = frontier.get(next) {
             next += 1;
             for &i in by.of(node) {
-                let send = self.send(i as usize);
-                out.push_send(node, send.hops.iter().copied());
-                frontier.extend(send.hops.iter().filter(|h| h.drop()).map(|h| h.node()));
+                let hops = self.send(i as usize).hops;
+                out.push_send(node, hops.iter().copied());
+                frontier.extend(hops.iter().filter(|h| h.drop()).map(|h| h.node()));
             }
         }
         out
     }
 
-    /// The sends grouped by sender, each group in plan order.
+    /// The sends grouped by sender, each group in plan order: one count per node up to the
+    /// largest sender, a running sum, and the sends placed from the last, so that each node's
+    /// count ends as the start of its group.
     pub(crate) fn by_sender(&self) -> BySender {
         let nodes = self
             .from
@@ -257,16 +261,17 @@ impl Plan {
             + 1;
         let mut first = vec![0u32; nodes + 1];
         for f in &self.from {
-            first[f.index() + 1] += 1;
+            first[f.index()] += 1;
         }
-        for v in 0..nodes {
-            first[v + 1] += first[v];
+        let mut end = 0;
+        for x in &mut first {
+            end += *x;
+            *x = end;
         }
-        let mut fill = first.clone();
         let mut order = vec![0u32; self.from.len()];
-        for (i, f) in self.from.iter().enumerate() {
-            order[fill[f.index()] as usize] = i as u32;
-            fill[f.index()] += 1;
+        for (i, f) in self.from.iter().enumerate().rev() {
+            first[f.index()] -= 1;
+            order[first[f.index()] as usize] = i as u32;
         }
         BySender { first, order }
     }
