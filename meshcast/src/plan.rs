@@ -107,9 +107,9 @@ impl BySender {
 
 /// A multicast plan: source, destinations and the sends that deliver the message.
 ///
-/// Storage: per send its sender, and the hops of all sends one after the other. Where every
-/// send so far has one hop (every tree plan), send `i` is hop `i` and no bounds are kept: 12
-/// bytes per link instead of 20. The first send of another length writes every send's bounds.
+/// Storage: per send its sender, and the hops of all sends one after the other, a [`Hop`] in
+/// 4 bytes. Where every send so far has one hop (every tree plan), send `i` is hop `i` and no
+/// bounds are kept: 8 bytes per link. The first send of another length writes every send's bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     kind: PlanKind,

@@ -217,8 +217,25 @@ pub(crate) fn feeder(b: u32) -> u32 {
 /// validated here: [`AlgoInfo::route`](crate::algo::AlgoInfo::route) does it in debug builds,
 /// and [`Plan::validate`] does it on demand.
 pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
-    let (shape, source, dests) = (request.shape(), request.source(), request.destinations());
-    let zones = Zones::new(shape, source);
+    let (source, dests) = (request.source(), request.destinations());
+    let zones = Zones::new(request.shape(), source);
+    let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
+    let (mut to, source_sends) = list(&forest, &plan_zones, algo.stem_first(), links);
+    drop(forest);
+    let from = senders(source, source_sends, &mut to);
+    Plan::tree(source, dests.to_vec(), from, to)
+}
+
+/// Every zone the plan needs — those with destinations and those on the way to them — with the
+/// trees `algo` grows in the zones with destinations, pruned, side by side in one forest, and
+/// the number of links of the plan. The destinations' per-zone lists are gone when it returns,
+/// before the plan is listed.
+fn grow_zones(
+    algo: &dyn ZoneAlgorithm,
+    zones: &Zones,
+    dests: &[Node],
+) -> (Forest, Vec<PlanZone>, usize) {
+    let shape = zones.shape;
     let n = shape.rank();
     // Every destination's zone and local coordinates; grouped by zone, request order within one.
     let mut local = vec![0; dests.len() * n];
@@ -245,7 +262,7 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
     }
     let needed: Vec<u32> = needed.into_iter().collect();
     let index = |b: u32| needed.binary_search(&b).expect("a needed zone");
-    let mut plan_zones: Vec<PlanZone> = needed.iter().map(|&b| PlanZone::new(&zones, b)).collect();
+    let mut plan_zones: Vec<PlanZone> = needed.iter().map(|&b| PlanZone::new(zones, b)).collect();
     for (i, &b) in needed.iter().enumerate().skip(1) {
         plan_zones[index(feeder(b))].hops.push(i as u32);
     }
@@ -271,7 +288,7 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
         z.offset = Some(offset);
         offset += z.grid.len();
     }
-    list(&forest, &plan_zones, algo.stem_first(), links, request)
+    (forest, plan_zones, links)
 }
 
 /// One zone of a plan: its grid, where its tree lies in the forest (if it has one), the zones
@@ -298,62 +315,84 @@ impl PlanZone {
     }
 }
 
-/// The tree plan of the zones' trees: the sends listed breadth first from the source, each
-/// node's in port order — the hops to zone origins first, lower zone first, then its children in
-/// its zone's tree.
+/// The receivers of the tree plan of the zones' trees as [`Counted`] ids, and the number of
+/// sends the source makes: the sends listed breadth first from the source, each node's in port
+/// order — the hops to zone origins first, lower zone first, then its children in its zone's
+/// tree — so that a node's sends follow those of the nodes listed before it.
 ///
 /// The receivers' list doubles as the breadth-first queue: a receiver is first written as its
-/// [`Place`] and replaced by its node id when the listing reaches it, so the listing holds 8
-/// bytes per link (sender and receiver) and nothing else.
-fn list(
-    forest: &Forest,
-    zones: &[PlanZone],
-    stem_first: bool,
-    links: usize,
-    request: &Request,
-) -> Plan {
+/// [`Place`] and replaced by its counted id when the listing reaches it. Beside the forest the
+/// listing holds 4 bytes per link; the senders (4 more) are written once the forest is gone.
+fn list(forest: &Forest, zones: &[PlanZone], stem_first: bool, links: usize) -> (Vec<u32>, u32) {
     let places = Places::new(zones);
     let origin = |zi: u32| {
         zones[zi as usize]
             .offset
             .map_or(TREELESS | zi, |o| o as Place)
     };
-    let mut from = Vec::with_capacity(links);
     let mut to = Vec::with_capacity(links);
     let mut c = Vec::new();
     let mut place = origin(0);
     let mut next = 0;
+    let mut source_sends = 0;
     loop {
         let (zi, v) = places.locate(place);
         let z = &zones[zi as usize];
+        let before = to.len();
+        if v == 0 {
+            to.extend(z.hops.iter().map(|&h| origin(h)));
+        }
         let node = match z.offset {
-            None => z.origin,
-            Some(_) => {
+            None => z.origin.0,
+            Some(offset) => {
                 c.resize(z.grid.rank(), 0);
                 z.grid.coords_into(v, &mut c);
-                Node(c.iter().zip(&z.tables).map(|(&x, t)| t[x as usize]).sum())
+                forest.children(&z.grid, offset, v, &c, stem_first, |w, _, _| {
+                    to.push(offset as u32 + w);
+                });
+                c.iter().zip(&z.tables).map(|(&x, t)| t[x as usize]).sum()
             }
         };
-        if next > 0 {
-            to[next - 1] = node.0;
-        }
-        if v == 0 {
-            for &h in &z.hops {
-                from.push(node);
-                to.push(origin(h));
-            }
-        }
-        if let Some(offset) = z.offset {
-            forest.children(&z.grid, offset, v, &c, stem_first, |w, _, _| {
-                from.push(node);
-                to.push(offset as u32 + w);
-            });
+        let sends = (to.len() - before) as u32;
+        debug_assert!(
+            sends < 1 << (32 - COUNT_SHIFT),
+            "at most 2 sends per dimension"
+        );
+        match next {
+            0 => source_sends = sends,
+            _ => to[next - 1] = node | sends << COUNT_SHIFT,
         }
         let Some(&p) = to.get(next) else { break };
         place = p;
         next += 1;
     }
-    Plan::tree(request.source(), request.destinations().to_vec(), from, to)
+    (to, source_sends)
+}
+
+/// A receiver of a tree plan while it is listed: its node id in the low bits (ids stay below
+/// 2²⁶, `MAX_NODES`) and above them the number of sends the node makes — at most 2 per
+/// dimension (a zone origin's hops to other zones' origins and its children, all on the
+/// increasing side; any other node's children, its parent being one of its neighbours), so
+/// below 64 for the 26 dimensions of `MAX_DIMS`.
+type Counted = u32;
+
+/// Where a [`Counted`] id's number of sends starts.
+const COUNT_SHIFT: u32 = 26;
+
+/// The node id bits of a [`Counted`] id.
+const ID: Counted = (1 << COUNT_SHIFT) - 1;
+
+/// The sender of every send of a breadth-first listing (the source `source_sends` times, then
+/// each receiver as many times as its [`Counted`] id says), leaving the receivers' plain ids.
+fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
+    let mut from = Vec::with_capacity(to.len());
+    from.extend(std::iter::repeat_n(source, source_sends as usize));
+    for id in to {
+        let node = Node(*id & ID);
+        from.extend(std::iter::repeat_n(node, (*id >> COUNT_SHIFT) as usize));
+        *id = node.0;
+    }
+    from
 }
 
 /// A node of a plan in 4 bytes: a node of a zone tree as its place in the forest (the tree's
