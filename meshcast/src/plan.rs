@@ -531,6 +531,41 @@ mod tests {
     }
 
     #[test]
+    fn a_hop_keeps_its_node_and_flag_in_one_word() {
+        let s: Shape = "mesh:8192x8192".parse().unwrap();
+        let last = n(&s, &[8191, 8191]);
+        for (node, drop) in [
+            (last, true),
+            (last, false),
+            (Node(0), true),
+            (Node(0), false),
+        ] {
+            let hop = Hop::new(node, drop);
+            assert_eq!((hop.node(), hop.drop()), (node, drop));
+        }
+        assert_eq!(std::mem::size_of::<Hop>(), 4);
+        assert_eq!(
+            format!("{:?}", Hop::new(Node(3), true)),
+            "Hop { node: Node(3), drop: true }"
+        );
+    }
+
+    #[test]
+    fn sends_grouped_by_sender_keep_plan_order() {
+        let s: Shape = "mesh:3x3".parse().unwrap();
+        let [src, a, b] = [[0, 0], [1, 0], [2, 2]].map(|c| n(&s, &c));
+        let mut p = Plan::new(PlanKind::Tree, src, vec![a]);
+        for from in [src, a, src, a, src] {
+            p.push_edge(from, b);
+        }
+        let by = p.by_sender();
+        assert_eq!(by.of(src), [0, 2, 4]);
+        assert_eq!(by.of(a), [1, 3]);
+        assert!(by.of(b).is_empty());
+        assert!(by.of(n(&s, &[2, 1])).is_empty());
+    }
+
+    #[test]
     fn reorder_keeps_sends_and_changes_port_order() {
         let s: Shape = "mesh:3x3".parse().unwrap();
         let src = n(&s, &[0, 0]);
