@@ -208,7 +208,7 @@ fn digest(mut h: u64, plan: &Plan) -> u64 {
     for send in plan.sends() {
         eat(send.from.index() as u64);
         for hop in send.hops {
-            eat(hop.node.index() as u64 * 2 + u64::from(hop.drop));
+            eat(hop.node().index() as u64 * 2 + u64::from(hop.drop()));
         }
     }
     h

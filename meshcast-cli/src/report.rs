@@ -406,12 +406,12 @@ fn links(plan: &Plan, shape: &Shape, e: &Evaluation) -> Vec<LinkReport> {
         for (j, hop) in send.hops.iter().enumerate() {
             out.push(LinkReport {
                 from: shape.coords(at),
-                to: shape.coords(hop.node),
+                to: shape.coords(hop.node()),
                 hop: e.one_port.hop_time(i, j),
                 all_port_hop: e.all_port.hop_time(i, j),
                 send: i,
             });
-            at = hop.node;
+            at = hop.node();
         }
     }
     out
@@ -423,8 +423,8 @@ fn sends(plan: &Plan, shape: &Shape, e: &Evaluation) -> Vec<SendReport> {
         .enumerate()
         .map(|(i, send)| {
             let nodes = |drops_only: bool| {
-                let hops = send.hops.iter().filter(|h| h.drop || !drops_only);
-                hops.map(|h| shape.coords(h.node)).collect()
+                let hops = send.hops.iter().filter(|h| h.drop() || !drops_only);
+                hops.map(|h| shape.coords(h.node())).collect()
             };
             SendReport {
                 from: shape.coords(send.from),

@@ -71,7 +71,7 @@ fn draw(plan: &Plan, shape: &Shape) -> String {
     for send in plan.sends() {
         let mut from = at(send.from);
         for hop in send.hops {
-            let to = at(hop.node);
+            let to = at(hop.node());
             let link = if from.1 == to.1 { '-' } else { '|' };
             grid[(from.1 + to.1) / 2][(from.0 + to.0) / 2] = link;
             grid[to.1][to.0] = '+';

@@ -43,7 +43,7 @@
 //! let n = |x: u32| s.node(&[x]).unwrap();
 //! let unicast = |from: u32, to: u32| {
 //!     let xs: Vec<u32> = if to > from { (from + 1..=to).collect() } else { (to..from).rev().collect() };
-//!     xs.into_iter().map(move |x| Hop { node: n(x), drop: x == to })
+//!     xs.into_iter().map(move |x| Hop::new(n(x), x == to))
 //! };
 //! // (3) sends to (1) and to (4); (1) forwards to (6), crossing (3)→(4) again.
 //! let mut plan = Plan::new(PlanKind::Unicast, n(3), vec![n(1), n(4), n(6)]);
@@ -110,8 +110,8 @@ pub fn sharing_pairs(plan: &Plan, shape: &Shape) -> Vec<(usize, usize)> {
     for (i, send) in plan.sends().enumerate() {
         let mut at = send.from;
         for hop in send.hops {
-            uses.push((channel(shape, at, hop.node), i));
-            at = hop.node;
+            uses.push((channel(shape, at, hop.node()), i));
+            at = hop.node();
         }
     }
     uses.sort_unstable();
@@ -161,8 +161,8 @@ impl Precedence {
     fn new(plan: &Plan, shape: &Shape) -> Precedence {
         let mut received_by = vec![None; shape.len()];
         for (i, send) in plan.sends().enumerate() {
-            for hop in send.hops.iter().filter(|h| h.drop) {
-                received_by[hop.node.index()].get_or_insert(i);
+            for hop in send.hops.iter().filter(|h| h.drop()) {
+                received_by[hop.node().index()].get_or_insert(i);
             }
         }
         Precedence {
@@ -200,12 +200,7 @@ mod tests {
             } else {
                 (to..from).rev().collect()
             };
-            xs.into_iter()
-                .map(|x| Hop {
-                    node: n(x),
-                    drop: x == to,
-                })
-                .collect()
+            xs.into_iter().map(|x| Hop::new(n(x), x == to)).collect()
         }
     }
 

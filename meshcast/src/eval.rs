@@ -111,7 +111,7 @@ pub struct Wormhole {
 /// use meshcast::topology::Shape;
 /// let s: Shape = "mesh:4x4".parse().unwrap();
 /// let n = |c: &[u32]| s.node(c).unwrap();
-/// let drop = |c: &[u32]| Hop { node: n(c), drop: true };
+/// let drop = |c: &[u32]| Hop::new(n(c), true);
 /// // Two worms from (0,0): one through (1,0) to (2,0), one to (0,1).
 /// let mut plan = Plan::new(PlanKind::Path, n(&[0, 0]), vec![n(&[1, 0]), n(&[2, 0]), n(&[0, 1])]);
 /// plan.push_send(n(&[0, 0]), [drop(&[1, 0]), drop(&[2, 0])]);
@@ -142,7 +142,7 @@ pub fn wormhole_latency(plan: &Plan, shape: &Shape, model: Wormhole) -> u32 {
 /// let s: Shape = "mesh:8".parse().unwrap();
 /// let n = |x: u32| s.node(&[x]).unwrap();
 /// // A unicast along the line, leaving its copy at its end only.
-/// let unicast = |from: u32, to: u32| (from + 1..=to).map(move |x| Hop { node: n(x), drop: x == to });
+/// let unicast = |from: u32, to: u32| (from + 1..=to).map(move |x| Hop::new(n(x), x == to));
 /// // (0) sends to (1), (2) and (3); (1) forwards to (4).
 /// let mut plan = Plan::new(PlanKind::Unicast, n(0), vec![n(1), n(2), n(3), n(4)]);
 /// for to in 1..=3 {
@@ -258,8 +258,8 @@ impl Steps {
             if held[send.from.index()] >= step {
                 return Err(bad(format!("send {i} in step {step}")));
             }
-            for hop in send.hops.iter().filter(|h| h.drop) {
-                held[hop.node.index()] = step;
+            for hop in send.hops.iter().filter(|h| h.drop()) {
+                held[hop.node().index()] = step;
             }
         }
         Ok(Steps {
@@ -361,7 +361,7 @@ pub struct CutThrough {
 /// let s: Shape = "mesh:4x4".parse().unwrap();
 /// let n = |c: &[u32]| s.node(c).unwrap();
 /// let mut plan = Plan::new(PlanKind::Unicast, n(&[0, 0]), vec![n(&[2, 0])]);
-/// plan.push_send(n(&[0, 0]), [Hop { node: n(&[1, 0]), drop: false }, Hop { node: n(&[2, 0]), drop: true }]);
+/// plan.push_send(n(&[0, 0]), [Hop::new(n(&[1, 0]), false), Hop::new(n(&[2, 0]), true)]);
 /// let cs = CircuitSwitching { startup: 5, control: 4, length: 20, ports: Ports::All };
 /// assert_eq!(circuit_switching_latency(&plan, &s, cs), 5 + 4 * 2 + 20);
 /// ```
@@ -384,7 +384,7 @@ pub fn circuit_switching_latency(plan: &Plan, shape: &Shape, model: CircuitSwitc
 /// let s: Shape = "mesh:4x4".parse().unwrap();
 /// let n = |c: &[u32]| s.node(c).unwrap();
 /// let mut plan = Plan::new(PlanKind::Path, n(&[0, 0]), vec![n(&[1, 0]), n(&[3, 0])]);
-/// let drop = |c: &[u32], drop| Hop { node: n(c), drop };
+/// let drop = |c: &[u32], drop| Hop::new(n(c), drop);
 /// plan.push_send(n(&[0, 0]), [drop(&[1, 0], true), drop(&[2, 0], false), drop(&[3, 0], true)]);
 /// let vct = CutThrough { startup: 5, header: 2, length: 20, ports: Ports::All };
 /// assert_eq!(cut_through_latency(&plan, &s, vct), 5 + 2 * 3 + 20);
@@ -448,9 +448,9 @@ impl Playback {
                     None => held[v],
                 };
                 for (j, hop) in send.hops.iter().enumerate() {
-                    if hop.drop {
+                    if hop.drop() {
                         let at = start.saturating_add(arrive(hops, j as u32 + 1));
-                        held[hop.node.index()] = at;
+                        held[hop.node().index()] = at;
                     }
                 }
                 start
@@ -507,7 +507,7 @@ mod tests {
     fn wormhole_latency_is_startup_plus_path_plus_length_per_worm_of_a_chain() {
         let s: Shape = "mesh:4x4".parse().unwrap();
         let n = |c: &[u32]| s.node(c).unwrap();
-        let hop = |c: &[u32], drop| Hop { node: n(c), drop };
+        let hop = |c: &[u32], drop| Hop::new(n(c), drop);
         let dests = vec![n(&[1, 0]), n(&[2, 0]), n(&[2, 2])];
         let mut p = Plan::new(PlanKind::Path, n(&[0, 0]), dests);
         p.push_send(n(&[0, 0]), [hop(&[1, 0], true), hop(&[2, 0], true)]);
@@ -535,7 +535,7 @@ mod tests {
     fn chain() -> (Shape, Plan) {
         let s: Shape = "mesh:5x5".parse().unwrap();
         let n = |c: &[u32]| s.node(c).unwrap();
-        let hop = |c: &[u32], drop| Hop { node: n(c), drop };
+        let hop = |c: &[u32], drop| Hop::new(n(c), drop);
         let dests = vec![n(&[1, 0]), n(&[3, 0]), n(&[0, 1]), n(&[3, 2])];
         let mut p = Plan::new(PlanKind::Path, n(&[0, 0]), dests);
         let first = [hop(&[1, 0], true), hop(&[2, 0], false), hop(&[3, 0], true)];
@@ -601,7 +601,7 @@ mod tests {
         for send in p.sends() {
             q.push_send(send.from, send.hops.iter().copied());
         }
-        let hop = |c: &[u32], drop| Hop { node: n(c), drop };
+        let hop = |c: &[u32], drop| Hop::new(n(c), drop);
         q.push_send(n(&[0, 0]), [hop(&[0, 1], false), hop(&[0, 2], true)]);
         // Two ports: the (0,1) circuit frees its port at 2 + 5 + 10 = 17, before the (3,0) one
         // (27), so the third starts at 17 and ends at 17 + 2 + 5·2 + 10 = 39, inside the chain's 49.

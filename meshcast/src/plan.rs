@@ -43,13 +43,40 @@ impl fmt::Display for PlanKind {
     }
 }
 
-/// One hop of a send: the node reached, and whether it keeps a copy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hop {
+/// One hop of a send: the node reached, and whether it keeps a copy — in one 4-byte word (the
+/// node's id, below [`MAX_NODES`](crate::topology::MAX_NODES), and the drop flag in the top bit),
+/// so that a plan of a tree covering most of an 8192² mesh fits in memory.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Hop(u32);
+
+/// The drop flag's bit in a [`Hop`].
+const DROP: u32 = 1 << 31;
+
+impl Hop {
+    /// The hop to `node`, which keeps a copy of the message if `drop`.
+    pub fn new(node: Node, drop: bool) -> Hop {
+        Hop(node.0 | if drop { DROP } else { 0 })
+    }
+
     /// The node this hop arrives at.
-    pub node: Node,
+    pub fn node(self) -> Node {
+        Node(self.0 & !DROP)
+    }
+
     /// Whether the node keeps a copy of the message.
-    pub drop: bool,
+    pub fn drop(self) -> bool {
+        self.0 & DROP != 0
+    }
+}
+
+/// `Hop { node: Node(…), drop: … }`, as the two fields read.
+impl fmt::Debug for Hop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hop")
+            .field("node", &self.node())
+            .field("drop", &self.drop())
+            .finish()
+    }
 }
 
 /// A borrowed view of one send of a plan.
@@ -80,9 +107,9 @@ impl BySender {
 
 /// A multicast plan: source, destinations and the sends that deliver the message.
 ///
-/// Storage: per send its sender, and the hops of all sends one after the other. Where every
-/// send so far has one hop (every tree plan), send `i` is hop `i` and no bounds are kept: 12
-/// bytes per link instead of 20. The first send of another length writes every send's bounds.
+/// Storage: per send its sender, and the hops of all sends one after the other, a [`Hop`] in
+/// 4 bytes. Where every send so far has one hop (every tree plan), send `i` is hop `i` and no
+/// bounds are kept: 8 bytes per link. The first send of another length writes every send's bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     kind: PlanKind,
@@ -138,19 +165,27 @@ impl Plan {
 
     /// Append a tree edge: a one-hop send from `from` that leaves a copy at `to`.
     pub fn push_edge(&mut self, from: Node, to: Node) {
-        self.push_send(
-            from,
-            [Hop {
-                node: to,
-                drop: true,
-            }],
-        );
+        self.push_send(from, [Hop::new(to, true)]);
     }
 
-    /// Room for `n` more tree edges without reallocating.
-    pub(crate) fn reserve_edges(&mut self, n: usize) {
-        self.from.reserve(n);
-        self.hops.reserve(n);
+    /// The tree plan whose send `i` goes from `from[i]` to the node of id `to[i]` and leaves a
+    /// copy there: [`Plan::push_edge`] for every edge, but with the receivers' list turned into
+    /// the hops in place, so that a plan of 66 million links never holds two copies of it.
+    pub(crate) fn tree(
+        source: Node,
+        destinations: Vec<Node>,
+        from: Vec<Node>,
+        to: Vec<u32>,
+    ) -> Plan {
+        assert_eq!(from.len(), to.len(), "one receiver per sender");
+        Plan {
+            kind: PlanKind::Tree,
+            source,
+            destinations,
+            from,
+            ends: None,
+            hops: to.into_iter().map(|id| Hop::new(Node(id), true)).collect(),
+        }
     }
 
     /// The number of sends.
@@ -189,28 +224,32 @@ impl Plan {
     pub fn reordered(&self, rank: &[u64]) -> Plan {
         assert_eq!(rank.len(), self.from.len(), "one rank per send");
         let mut by = self.by_sender();
-        for v in 0..by.first.len() - 1 {
-            let range = by.first[v] as usize..by.first[v + 1] as usize;
-            by.order[range].sort_by_key(|&i| rank[i as usize]);
+        for group in by
+            .order
+            .chunk_by_mut(|&a, &b| self.from[a as usize] == self.from[b as usize])
+        {
+            group.sort_by_key(|&i| rank[i as usize]);
         }
         let mut out = Plan::new(self.kind, self.source, self.destinations.clone());
         out.from.reserve(self.from.len());
         out.hops.reserve(self.hops.len());
-        let mut frontier = vec![self.source];
+        let mut frontier = Vec::with_capacity(self.from.len() + 1);
+        frontier.push(self.source);
         let mut next = 0;
-        while next < frontier.len() {
-            let node = frontier[next];
+        while let Some(&node) = frontier.get(next) {
             next += 1;
             for &i in by.of(node) {
-                let send = self.send(i as usize);
-                out.push_send(node, send.hops.iter().copied());
-                frontier.extend(send.hops.iter().filter(|h| h.drop).map(|h| h.node));
+                let hops = self.send(i as usize).hops;
+                out.push_send(node, hops.iter().copied());
+                frontier.extend(hops.iter().filter(|h| h.drop()).map(|h| h.node()));
             }
         }
         out
     }
 
-    /// The sends grouped by sender, each group in plan order.
+    /// The sends grouped by sender, each group in plan order: one count per node up to the
+    /// largest sender, a running sum, and the sends placed from the last, so that each node's
+    /// count ends as the start of its group.
     pub(crate) fn by_sender(&self) -> BySender {
         let nodes = self
             .from
@@ -222,16 +261,17 @@ impl Plan {
             + 1;
         let mut first = vec![0u32; nodes + 1];
         for f in &self.from {
-            first[f.index() + 1] += 1;
+            first[f.index()] += 1;
         }
-        for v in 0..nodes {
-            first[v + 1] += first[v];
+        let mut end = 0;
+        for x in &mut first {
+            end += *x;
+            *x = end;
         }
-        let mut fill = first.clone();
         let mut order = vec![0u32; self.from.len()];
-        for (i, f) in self.from.iter().enumerate() {
-            order[fill[f.index()] as usize] = i as u32;
-            fill[f.index()] += 1;
+        for (i, f) in self.from.iter().enumerate().rev() {
+            first[f.index()] -= 1;
+            order[first[f.index()] as usize] = i as u32;
         }
         BySender { first, order }
     }
@@ -264,26 +304,26 @@ impl Plan {
             if self.kind == PlanKind::Tree && send.hops.len() != 1 {
                 return Err(PlanError::TreeHopLength(i));
             }
-            if send.hops.last().is_none_or(|h| !h.drop) {
+            if send.hops.last().is_none_or(|h| !h.drop()) {
                 return Err(PlanError::DeliversNothing(i));
             }
             sends_from[from.index()] += 1;
             let mut at = from;
             for (j, hop) in send.hops.iter().enumerate() {
-                if hop.node.index() >= shape.len() || shape.link(at, hop.node).is_none() {
+                if hop.node().index() >= shape.len() || shape.link(at, hop.node()).is_none() {
                     return Err(PlanError::NotALink {
                         send: i,
                         from: name(at),
-                        to: format!("node {}", hop.node.index()),
+                        to: format!("node {}", hop.node().index()),
                     });
                 }
-                if hop.drop {
-                    if depth[hop.node.index()] != NONE {
-                        return Err(PlanError::DeliveredTwice(name(hop.node)));
+                if hop.drop() {
+                    if depth[hop.node().index()] != NONE {
+                        return Err(PlanError::DeliveredTwice(name(hop.node())));
                     }
-                    depth[hop.node.index()] = depth[from.index()] + j as u32 + 1;
+                    depth[hop.node().index()] = depth[from.index()] + j as u32 + 1;
                 }
-                at = hop.node;
+                at = hop.node();
             }
         }
         let mut is_dest = vec![false; shape.len()];
@@ -456,10 +496,7 @@ mod tests {
         let mut p = Plan::new(PlanKind::Path, src, vec![far]);
         p.push_send(
             src,
-            [[0, 1], [1, 1], [1, 0]].map(|c| Hop {
-                node: n(&s, &c),
-                drop: c == [1, 0],
-            }),
+            [[0, 1], [1, 1], [1, 0]].map(|c| Hop::new(n(&s, &c), c == [1, 0])),
         );
         assert_eq!(p.validate(&s, false), Ok(()));
         assert!(matches!(
@@ -472,10 +509,7 @@ mod tests {
     fn sends_of_one_hop_then_of_others_keep_their_hops() {
         let s: Shape = "mesh:3x3".parse().unwrap();
         let src = n(&s, &[0, 0]);
-        let hop = |c: [u32; 2], drop| Hop {
-            node: n(&s, &c),
-            drop,
-        };
+        let hop = |c: [u32; 2], drop| Hop::new(n(&s, &c), drop);
         let dests = vec![n(&s, &[1, 0]), n(&s, &[1, 2]), n(&s, &[0, 1])];
         let mut p = Plan::new(PlanKind::Unicast, src, dests);
         p.push_send(src, [hop([1, 0], true)]);
@@ -497,6 +531,41 @@ mod tests {
     }
 
     #[test]
+    fn a_hop_keeps_its_node_and_flag_in_one_word() {
+        let s: Shape = "mesh:8192x8192".parse().unwrap();
+        let last = n(&s, &[8191, 8191]);
+        for (node, drop) in [
+            (last, true),
+            (last, false),
+            (Node(0), true),
+            (Node(0), false),
+        ] {
+            let hop = Hop::new(node, drop);
+            assert_eq!((hop.node(), hop.drop()), (node, drop));
+        }
+        assert_eq!(std::mem::size_of::<Hop>(), 4);
+        assert_eq!(
+            format!("{:?}", Hop::new(Node(3), true)),
+            "Hop { node: Node(3), drop: true }"
+        );
+    }
+
+    #[test]
+    fn sends_grouped_by_sender_keep_plan_order() {
+        let s: Shape = "mesh:3x3".parse().unwrap();
+        let [src, a, b] = [[0, 0], [1, 0], [2, 2]].map(|c| n(&s, &c));
+        let mut p = Plan::new(PlanKind::Tree, src, vec![a]);
+        for from in [src, a, src, a, src] {
+            p.push_edge(from, b);
+        }
+        let by = p.by_sender();
+        assert_eq!(by.of(src), [0, 2, 4]);
+        assert_eq!(by.of(a), [1, 3]);
+        assert!(by.of(b).is_empty());
+        assert!(by.of(n(&s, &[2, 1])).is_empty());
+    }
+
+    #[test]
     fn reorder_keeps_sends_and_changes_port_order() {
         let s: Shape = "mesh:3x3".parse().unwrap();
         let src = n(&s, &[0, 0]);
@@ -504,7 +573,7 @@ mod tests {
         p.push_edge(src, n(&s, &[1, 0]));
         p.push_edge(src, n(&s, &[0, 1]));
         let q = p.reordered(&[1, 0]);
-        assert_eq!(q.send(0).hops[0].node, n(&s, &[0, 1]));
+        assert_eq!(q.send(0).hops[0].node(), n(&s, &[0, 1]));
         assert_eq!(q.validate(&s, true), Ok(()));
         assert_eq!(q.traffic(), 2);
     }

@@ -79,11 +79,11 @@ pub fn optimal(plan: &Plan, shape: &Shape) -> Plan {
             .hops
             .iter()
             .enumerate()
-            .filter(|(_, h)| h.drop)
+            .filter(|(_, h)| h.drop())
             .map(|(j, h)| {
-                let v = h.node.index();
+                let v = h.node().index();
                 scratch.clear();
-                scratch.extend(by.of(h.node).iter().map(|&k| completion[k as usize]));
+                scratch.extend(by.of(h.node()).iter().map(|&k| completion[k as usize]));
                 scratch.sort_unstable_by(|a, b| b.cmp(a));
                 let below = scratch.iter().enumerate().map(|(r, &c)| r as u32 + c).max();
                 let here = if is_dest[v] { 0 } else { below.unwrap_or(0) };
@@ -105,7 +105,7 @@ pub fn wrap_last(plan: &Plan, shape: &Shape) -> Plan {
     let rank: Vec<u64> = plan
         .sends()
         .map(|send| {
-            let first = send.hops.first().map_or(send.from, |h| h.node);
+            let first = send.hops.first().map_or(send.from, |h| h.node());
             u64::from(is_wraparound(shape, send.from, first))
         })
         .collect();
@@ -133,7 +133,7 @@ mod tests {
         let shape = req.shape();
         let later = wrap_last(&plan, shape);
         later.validate(shape, true).unwrap();
-        let first_send = |p: &Plan| p.send(0).hops[0].node;
+        let first_send = |p: &Plan| p.send(0).hops[0].node();
         assert!(is_wraparound(shape, plan.source(), first_send(&plan)));
         assert!(!is_wraparound(shape, later.source(), first_send(&later)));
         let (a, b) = (Metrics::of(&plan, shape), Metrics::of(&later, shape));
@@ -142,8 +142,8 @@ mod tests {
         let plan = crate::algo::find("diag").unwrap().route(&mesh).unwrap();
         let same = Schedule::WrapLast.order(&plan, mesh.shape());
         assert_eq!(
-            same.sends().map(|s| s.hops[0].node).collect::<Vec<_>>(),
-            plan.sends().map(|s| s.hops[0].node).collect::<Vec<_>>()
+            same.sends().map(|s| s.hops[0].node()).collect::<Vec<_>>(),
+            plan.sends().map(|s| s.hops[0].node()).collect::<Vec<_>>()
         );
     }
 

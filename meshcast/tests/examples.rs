@@ -67,8 +67,8 @@ fn links(plan: &Plan, shape: &Shape) -> BTreeSet<(Vec<u32>, Vec<u32>)> {
         .flat_map(|s| {
             let mut at = s.from;
             s.hops.iter().map(move |h| {
-                let link = (shape.coords(at), shape.coords(h.node));
-                at = h.node;
+                let link = (shape.coords(at), shape.coords(h.node()));
+                at = h.node();
                 link
             })
         })
@@ -183,7 +183,7 @@ fn pair_example_2_passes_through_the_papers_intermediate_nodes() {
     let (plan, _, _) = run("pair", &req);
     let reached: BTreeSet<Vec<u32>> = plan
         .sends()
-        .flat_map(|s| s.hops.iter().map(|h| req.shape().coords(h.node)))
+        .flat_map(|s| s.hops.iter().map(|h| req.shape().coords(h.node())))
         .collect();
     for c in [[2, 2], [4, 3], [5, 5], [7, 7], [9, 8]] {
         assert!(reached.contains(c.as_slice()), "{c:?}");

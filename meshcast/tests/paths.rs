@@ -14,7 +14,7 @@ use crate::run;
 /// The nodes of a worm from its sender on: the sender, then every hop.
 fn stops(send: &Send) -> Vec<Node> {
     std::iter::once(send.from)
-        .chain(send.hops.iter().map(|h| h.node))
+        .chain(send.hops.iter().map(|h| h.node()))
         .collect()
 }
 
@@ -28,9 +28,9 @@ fn monotone(labels: &[u32]) -> bool {
 fn legs(shape: &Shape, send: &Send) -> u32 {
     let mut at = send.from;
     let mut total = 0;
-    for hop in send.hops.iter().filter(|h| h.drop) {
-        total += shape.distance(at, hop.node);
-        at = hop.node;
+    for hop in send.hops.iter().filter(|h| h.drop()) {
+        total += shape.distance(at, hop.node());
+        at = hop.node();
     }
     total
 }
@@ -41,7 +41,7 @@ fn worms_from_the_source_drop_at_destinations(plan: &Plan) -> bool {
         s.from == plan.source()
             && s.hops
                 .iter()
-                .all(|h| !h.drop || plan.destinations().contains(&h.node))
+                .all(|h| !h.drop() || plan.destinations().contains(&h.node()))
     })
 }
 
@@ -68,7 +68,7 @@ proptest! {
                 let labels: Vec<u32> = stops(&send).iter().map(|&n| snake.label(n)).collect();
                 prop_assert!(monotone(&labels), "{}: {:?}", name, labels);
                 rising += usize::from(labels[1] > labels[0]);
-                first_hops.push(send.hops[0].node);
+                first_hops.push(send.hops[0].node());
             }
             let worms = plan.send_count();
             first_hops.sort_unstable();
@@ -105,8 +105,8 @@ fn drops(plan: &Plan, shape: &Shape) -> Vec<Vec<Vec<u32>>> {
         .map(|s| {
             s.hops
                 .iter()
-                .filter(|h| h.drop)
-                .map(|h| shape.coords(h.node))
+                .filter(|h| h.drop())
+                .map(|h| shape.coords(h.node()))
                 .collect()
         })
         .collect()
@@ -139,7 +139,7 @@ fn xy_path_example_3_3_1_is_18_links_and_12_hops() {
     );
     let x: Vec<Vec<u32>> = plan.send(0).hops[..4]
         .iter()
-        .map(|h| req.shape().coords(h.node))
+        .map(|h| req.shape().coords(h.node()))
         .collect();
     assert_eq!(x, [[1, 0], [2, 0], [3, 0], [3, 1]]);
     assert_eq!(
@@ -213,8 +213,8 @@ fn lin_from_label_zero_is_one_worm_in_label_order() {
         .send(0)
         .hops
         .iter()
-        .filter(|h| h.drop)
-        .map(|h| snake.label(h.node))
+        .filter(|h| h.drop())
+        .map(|h| snake.label(h.node()))
         .collect();
     let mut sorted = drops.clone();
     sorted.sort_unstable();

@@ -105,7 +105,7 @@ fn qg_figs_3_to_5_two_message_passing_steps() {
         ]
     );
     assert_eq!(steps(&plan), 2);
-    let drops = |i: usize| plan.send(i).hops.iter().filter(|h| h.drop).count();
+    let drops = |i: usize| plan.send(i).hops.iter().filter(|h| h.drop()).count();
     assert_eq!(drops(0), 21, "step 1 drops at every destination it passes");
     assert_eq!(
         (m.traffic, m.additional_traffic, m.all_port_time),
@@ -141,8 +141,8 @@ fn steps(plan: &Plan) -> usize {
     for send in plan.sends() {
         let step = step_of[&send.from] + 1;
         most = most.max(step);
-        for hop in send.hops.iter().filter(|h| h.drop) {
-            step_of.insert(hop.node, step);
+        for hop in send.hops.iter().filter(|h| h.drop()) {
+            step_of.insert(hop.node(), step);
         }
     }
     most
@@ -315,13 +315,13 @@ proptest! {
             prop_assert_eq!(send.from, req.source());
             let mut at = send.from;
             let mut dim = 0;
-            let end = send.hops.last().unwrap().node;
+            let end = send.hops.last().unwrap().node();
             for hop in send.hops {
-                let d = (0..shape.rank()).find(|&d| shape.coord(at, d) != shape.coord(hop.node, d)).unwrap();
+                let d = (0..shape.rank()).find(|&d| shape.coord(at, d) != shape.coord(hop.node(), d)).unwrap();
                 prop_assert!(d >= dim, "dimensions out of order");
-                prop_assert!(shape.coord(hop.node, d).abs_diff(shape.coord(end, d)) < shape.coord(at, d).abs_diff(shape.coord(end, d)));
+                prop_assert!(shape.coord(hop.node(), d).abs_diff(shape.coord(end, d)) < shape.coord(at, d).abs_diff(shape.coord(end, d)));
                 dim = d;
-                at = hop.node;
+                at = hop.node();
             }
             *per_column.entry(column_of(end)).or_default() += 1;
         }

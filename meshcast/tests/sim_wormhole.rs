@@ -18,10 +18,7 @@ fn unicast_plan(shape: &Shape, from: &[u32], to: &[u32]) -> Plan {
     let mut plan = Plan::new(PlanKind::Unicast, u, vec![v]);
     plan.push_send(
         u,
-        dimension_ordered::route(shape, u, v).map(|w| Hop {
-            node: w,
-            drop: w == v,
-        }),
+        dimension_ordered::route(shape, u, v).map(|w| Hop::new(w, w == v)),
     );
     plan
 }
@@ -87,8 +84,8 @@ fn shares_a_channel(plan: &Plan) -> bool {
     plan.sends().any(|s| {
         let mut at = s.from;
         s.hops.iter().any(|h| {
-            let fresh = seen.insert((at, h.node));
-            at = h.node;
+            let fresh = seen.insert((at, h.node()));
+            at = h.node();
             !fresh
         })
     })

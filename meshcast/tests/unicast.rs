@@ -35,9 +35,9 @@ fn one_unicast_per_destination(plan: &Plan) -> bool {
         .sends()
         .map(|s| {
             let last = s.hops.last().unwrap();
-            let drops = s.hops.iter().filter(|h| h.drop).count();
-            if drops == 1 && last.drop {
-                last.node
+            let drops = s.hops.iter().filter(|h| h.drop()).count();
+            if drops == 1 && last.drop() {
+                last.node()
             } else {
                 plan.source()
             }
@@ -63,7 +63,7 @@ fn figure_4_steps(plan: &Plan, shape: &Shape) -> Steps {
     let mut steps = Vec::new();
     for send in plan.sends() {
         let v = send.from.index();
-        let end = send.hops.last().unwrap().node;
+        let end = send.hops.last().unwrap().node();
         let up = usize::from(snake.label(end) > snake.label(send.from));
         let (step, used) = &mut filling[v];
         if *step <= held[v] {
@@ -105,7 +105,7 @@ fn figure_5_two_steps_as_published() {
         .sends()
         .enumerate()
         .filter(|(_, s)| s.from == req.source())
-        .map(|(i, s)| (s.hops.last().unwrap().node, paper.send(i)))
+        .map(|(i, s)| (s.hops.last().unwrap().node(), paper.send(i)))
         .collect();
     let [lower, upper] = FIGURE_5.first_step.map(node);
     assert_eq!(from_source[1], (upper, 1), "D_upper as published");
@@ -239,7 +239,7 @@ proptest! {
             let plan = info.route(&req).unwrap();
             let routes: Vec<Vec<Node>> = plan
                 .sends()
-                .map(|s| std::iter::once(s.from).chain(s.hops.iter().map(|h| h.node)).collect())
+                .map(|s| std::iter::once(s.from).chain(s.hops.iter().map(|h| h.node())).collect())
                 .collect();
             let mut brute = Vec::new();
             for a in 0..routes.len() {

@@ -131,7 +131,7 @@ mod tests {
     /// A worm from (0,0) through (1,0)* (2,0) (2,1)* on a 4×3 mesh.
     fn report(shape: &Shape) -> RouteReport {
         let n = |c: &[u32]| shape.node(c).unwrap();
-        let hop = |c: &[u32], drop| Hop { node: n(c), drop };
+        let hop = |c: &[u32], drop| Hop::new(n(c), drop);
         let mut plan = Plan::new(PlanKind::Path, n(&[0, 0]), vec![n(&[1, 0]), n(&[2, 1])]);
         plan.push_send(
             n(&[0, 0]),

@@ -46,7 +46,7 @@ fn figure_5() -> Result<String> {
         let sends = plan.sends().enumerate();
         let ends: Vec<Node> = sends
             .filter(|(i, s)| s.from == req.source() && steps.send(*i) == step)
-            .filter_map(|(_, s)| s.hops.last().map(|h| h.node))
+            .filter_map(|(_, s)| s.hops.last().map(|h| h.node()))
             .collect();
         nodes(&ends)
     };

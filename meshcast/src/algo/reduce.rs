@@ -29,7 +29,7 @@ use std::collections::BTreeSet;
 
 use super::local::{Forest, Grid, LocalTree};
 use super::Request;
-use crate::plan::{Plan, PlanKind};
+use crate::plan::Plan;
 use crate::topology::{Kind, Node, Shape};
 
 /// A tree algorithm stated for a mesh with the source at its origin (seed 001 §3.1.1): the
@@ -217,8 +217,25 @@ pub(crate) fn feeder(b: u32) -> u32 {
 /// validated here: [`AlgoInfo::route`](crate::algo::AlgoInfo::route) does it in debug builds,
 /// and [`Plan::validate`] does it on demand.
 pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
-    let (shape, source, dests) = (request.shape(), request.source(), request.destinations());
-    let zones = Zones::new(shape, source);
+    let (source, dests) = (request.source(), request.destinations());
+    let zones = Zones::new(request.shape(), source);
+    let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
+    let (mut to, source_sends) = list(&forest, &plan_zones, algo.stem_first(), links);
+    drop(forest);
+    let from = senders(source, source_sends, &mut to);
+    Plan::tree(source, dests.to_vec(), from, to)
+}
+
+/// Every zone the plan needs — those with destinations and those on the way to them — with the
+/// trees `algo` grows in the zones with destinations, pruned, side by side in one forest, and
+/// the number of links of the plan. The destinations' per-zone lists are gone when it returns,
+/// before the plan is listed.
+fn grow_zones(
+    algo: &dyn ZoneAlgorithm,
+    zones: &Zones,
+    dests: &[Node],
+) -> (Forest, Vec<PlanZone>, usize) {
+    let shape = zones.shape;
     let n = shape.rank();
     // Every destination's zone and local coordinates; grouped by zone, request order within one.
     let mut local = vec![0; dests.len() * n];
@@ -245,7 +262,7 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
     }
     let needed: Vec<u32> = needed.into_iter().collect();
     let index = |b: u32| needed.binary_search(&b).expect("a needed zone");
-    let mut plan_zones: Vec<PlanZone> = needed.iter().map(|&b| PlanZone::new(&zones, b)).collect();
+    let mut plan_zones: Vec<PlanZone> = needed.iter().map(|&b| PlanZone::new(zones, b)).collect();
     for (i, &b) in needed.iter().enumerate().skip(1) {
         plan_zones[index(feeder(b))].hops.push(i as u32);
     }
@@ -271,9 +288,7 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
         z.offset = Some(offset);
         offset += z.grid.len();
     }
-    let mut plan = Plan::new(PlanKind::Tree, source, dests.to_vec());
-    plan.reserve_edges(links);
-    list(&forest, &plan_zones, algo.stem_first(), links, plan)
+    (forest, plan_zones, links)
 }
 
 /// One zone of a plan: its grid, where its tree lies in the forest (if it has one), the zones
@@ -300,54 +315,84 @@ impl PlanZone {
     }
 }
 
-/// Fill `plan` (empty, room reserved for its `links` edges): the sends listed breadth first from
-/// the source, each node's in port order — the hops to zone origins first, lower zone first, then
-/// its children in its zone's tree.
-fn list(
-    forest: &Forest,
-    zones: &[PlanZone],
-    stem_first: bool,
-    links: usize,
-    mut plan: Plan,
-) -> Plan {
-    // Every node in the order it receives the message (the source, then the receiver of each
-    // send of the plan so far), as a [`Place`].
+/// The receivers of the tree plan of the zones' trees as [`Counted`] ids, and the number of
+/// sends the source makes: the sends listed breadth first from the source, each node's in port
+/// order — the hops to zone origins first, lower zone first, then its children in its zone's
+/// tree — so that a node's sends follow those of the nodes listed before it.
+///
+/// The receivers' list doubles as the breadth-first queue: a receiver is first written as its
+/// [`Place`] and replaced by its counted id when the listing reaches it. Beside the forest the
+/// listing holds 4 bytes per link; the senders (4 more) are written once the forest is gone.
+fn list(forest: &Forest, zones: &[PlanZone], stem_first: bool, links: usize) -> (Vec<u32>, u32) {
     let places = Places::new(zones);
     let origin = |zi: u32| {
         zones[zi as usize]
             .offset
             .map_or(TREELESS | zi, |o| o as Place)
     };
-    let mut queue = Vec::with_capacity(links + 1);
-    queue.push(origin(0));
+    let mut to = Vec::with_capacity(links);
     let mut c = Vec::new();
+    let mut place = origin(0);
     let mut next = 0;
-    while next < queue.len() {
-        let (zi, v) = places.locate(queue[next]);
-        let node = match next {
-            0 => plan.source(),
-            i => plan.send(i - 1).hops[0].node,
-        };
-        next += 1;
+    let mut source_sends = 0;
+    loop {
+        let (zi, v) = places.locate(place);
         let z = &zones[zi as usize];
+        let before = to.len();
         if v == 0 {
-            for &h in &z.hops {
-                plan.push_edge(node, zones[h as usize].origin);
-                queue.push(origin(h));
-            }
+            to.extend(z.hops.iter().map(|&h| origin(h)));
         }
-        let Some(offset) = z.offset else { continue };
-        c.resize(z.grid.rank(), 0);
-        z.grid.coords_into(v, &mut c);
-        forest.children(&z.grid, offset, v, &c, stem_first, |w, d, up| {
-            let x = c[d] as usize;
-            let t = &z.tables[d];
-            let to = Node(node.0 - t[x] + if up { t[x + 1] } else { t[x - 1] });
-            plan.push_edge(node, to);
-            queue.push(offset as u32 + w);
-        });
+        let node = match z.offset {
+            None => z.origin.0,
+            Some(offset) => {
+                c.resize(z.grid.rank(), 0);
+                z.grid.coords_into(v, &mut c);
+                forest.children(&z.grid, offset, v, &c, stem_first, |w, _, _| {
+                    to.push(offset as u32 + w);
+                });
+                c.iter().zip(&z.tables).map(|(&x, t)| t[x as usize]).sum()
+            }
+        };
+        let sends = (to.len() - before) as u32;
+        debug_assert!(
+            sends < 1 << (32 - COUNT_SHIFT),
+            "at most 2 sends per dimension"
+        );
+        match next {
+            0 => source_sends = sends,
+            _ => to[next - 1] = node | sends << COUNT_SHIFT,
+        }
+        let Some(&p) = to.get(next) else { break };
+        place = p;
+        next += 1;
     }
-    plan
+    (to, source_sends)
+}
+
+/// A receiver of a tree plan while it is listed: its node id in the low bits (ids stay below
+/// 2²⁶, `MAX_NODES`) and above them the number of sends the node makes — at most 2 per
+/// dimension (a zone origin's hops to other zones' origins and its children, all on the
+/// increasing side; any other node's children, its parent being one of its neighbours), so
+/// below 64 for the 26 dimensions of `MAX_DIMS`.
+type Counted = u32;
+
+/// Where a [`Counted`] id's number of sends starts.
+const COUNT_SHIFT: u32 = 26;
+
+/// The node id bits of a [`Counted`] id.
+const ID: Counted = (1 << COUNT_SHIFT) - 1;
+
+/// The sender of every send of a breadth-first listing (the source `source_sends` times, then
+/// each receiver as many times as its [`Counted`] id says), leaving the receivers' plain ids.
+fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
+    let mut from = Vec::with_capacity(to.len());
+    from.extend(std::iter::repeat_n(source, source_sends as usize));
+    for id in to {
+        let node = Node(*id & ID);
+        from.extend(std::iter::repeat_n(node, (*id >> COUNT_SHIFT) as usize));
+        *id = node.0;
+    }
+    from
 }
 
 /// A node of a plan in 4 bytes: a node of a zone tree as its place in the forest (the tree's

@@ -41,7 +41,7 @@ fn walk_plan(req: &Request, stops: &[Node]) -> Plan {
     for pair in stops.windows(2) {
         for node in route(shape, pair[0], pair[1]) {
             let drop = std::mem::replace(&mut is_dest[node.index()], false);
-            hops.push(Hop { node, drop });
+            hops.push(Hop::new(node, drop));
         }
     }
     let mut plan = Plan::new(PlanKind::Path, req.source(), req.destinations().to_vec());

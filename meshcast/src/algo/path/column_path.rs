@@ -141,7 +141,7 @@ fn push_dimension_ordered_worm(plan: &mut Plan, shape: &Shape, from: Node, dests
                 .expect("a mesh has every link between a node and its goal coordinate");
             let drop = dests.get(next) == Some(&at);
             next += usize::from(drop);
-            hops.push(Hop { node: at, drop });
+            hops.push(Hop::new(at, drop));
         }
     }
     assert_eq!(next, dests.len(), "every destination lies on the route");

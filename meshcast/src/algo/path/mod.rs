@@ -38,19 +38,13 @@ fn push_worm<P: Labelling + ?Sized>(
 ) {
     let mut hops: Vec<Hop> = via
         .iter()
-        .map(|&node| Hop {
-            node,
-            drop: dests.first() == Some(&node),
-        })
+        .map(|&node| Hop::new(node, dests.first() == Some(&node)))
         .collect();
-    let mut at = hops.last().map_or(from, |h| h.node);
+    let mut at = hops.last().map_or(from, |h| h.node());
     let rest = &dests[usize::from(dests.first() == Some(&at))..];
     for &v in rest {
-        hops.extend(route(path, at, v).map(|node| Hop {
-            node,
-            drop: node == v,
-        }));
-        at = hops.last().map_or(from, |h| h.node);
+        hops.extend(route(path, at, v).map(|node| Hop::new(node, node == v)));
+        at = hops.last().map_or(from, |h| h.node());
         assert_eq!(
             at, v,
             "R advances along a Hamiltonian path until it reaches v"

@@ -348,7 +348,7 @@ fn push_passing_worm(
     for &v in stops {
         for node in route(snake, at, v) {
             let drop = std::mem::replace(&mut waiting[node.index()], false);
-            hops.push(Hop { node, drop });
+            hops.push(Hop::new(node, drop));
         }
         at = v;
     }

@@ -108,10 +108,9 @@ fn chain_by<K: Ord>(request: &Request, key: impl Fn(Node) -> K) -> (Vec<Node>, u
 
 /// Append one unicast from `from` along the nodes of `route`, leaving its copy at the last.
 fn push_unicast(plan: &mut Plan, from: Node, route: impl Iterator<Item = Node>) {
-    let mut hops: Vec<Hop> = route.map(|node| Hop { node, drop: false }).collect();
-    hops.last_mut()
-        .expect("a unicast goes to another node")
-        .drop = true;
+    let mut hops: Vec<Hop> = route.map(|node| Hop::new(node, false)).collect();
+    let last = hops.last_mut().expect("a unicast goes to another node");
+    *last = Hop::new(last.node(), true);
     plan.push_send(from, hops);
 }
 

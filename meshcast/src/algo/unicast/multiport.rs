@@ -59,7 +59,7 @@
 //! let plan = algo::find("multiport").unwrap().route(&req).unwrap();
 //! assert_eq!(message_steps(&plan, req.shape(), Ports::Multi(2)), 2);
 //! // The source's sends: D_lower and D_upper in step 1, then (5,2).
-//! let to: Vec<Vec<u32>> = plan.sends().take(3).map(|s| req.shape().coords(s.hops.last().unwrap().node)).collect();
+//! let to: Vec<Vec<u32>> = plan.sends().take(3).map(|s| req.shape().coords(s.hops.last().unwrap().node())).collect();
 //! assert_eq!(to, [[0, 1], [2, 5], [5, 2]]);
 //! ```
 

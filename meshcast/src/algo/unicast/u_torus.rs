@@ -31,7 +31,7 @@
 //! assert_eq!(message_steps(&plan, req.shape(), Ports::One), 3);
 //! // Seen from (3,3) the chain is (0,1) (3,1) (2,2) | (5,2) (3,3) (2,5): the source's first
 //! // unicast goes to the far end of the lower half, (0,1), which then serves (3,1) and (2,2).
-//! assert_eq!(req.shape().coords(plan.send(0).hops.last().unwrap().node), [0, 1]);
+//! assert_eq!(req.shape().coords(plan.send(0).hops.last().unwrap().node()), [0, 1]);
 //! ```
 
 use super::halving;

@@ -194,17 +194,17 @@ impl Channels {
         out.clear();
         let mut at = from;
         for hop in hops {
-            let channel = self.channel(at, hop.node) as u32;
+            let channel = self.channel(at, hop.node()) as u32;
             out.push(WormHop {
                 channel,
                 lane: (channel % self.per_node) as u8,
                 vcs: VcRange { lo: 0, n: 0 },
-                drop: hop.drop,
+                drop: hop.drop(),
                 vc: NONE,
                 vc_local: 0,
                 flits: 0,
             });
-            at = hop.node;
+            at = hop.node();
         }
         let class = self
             .class(from, hops, out)
@@ -299,7 +299,7 @@ impl Channels {
     fn unroutable(&self, from: Node, hops: &[Hop]) -> WormholeError {
         let shape = &self.shape;
         let route: Vec<String> = std::iter::once(from)
-            .chain(hops.iter().map(|h| h.node))
+            .chain(hops.iter().map(|h| h.node()))
             .map(|v| shape.fmt_node(v))
             .collect();
         WormholeError::Route {
@@ -320,7 +320,7 @@ pub(crate) fn dimension_ordered(shape: &Shape, from: Node, hops: &[Hop]) -> bool
     let mut at = from;
     let mut last: Option<(u8, Dir, u32)> = None;
     for hop in hops {
-        let Some(link) = shape.link(at, hop.node) else {
+        let Some(link) = shape.link(at, hop.node()) else {
             return false;
         };
         last = match last {
@@ -333,7 +333,7 @@ pub(crate) fn dimension_ordered(shape: &Shape, from: Node, hops: &[Hop]) -> bool
             Some((d, _, _)) if d > link.dim => return false,
             _ => Some((link.dim, link.dir, 1)),
         };
-        at = hop.node;
+        at = hop.node();
     }
     true
 }
@@ -343,13 +343,14 @@ const SWEEPING: u32 = 4;
 
 /// Whether the route from `from` along `hops` has only rising or only falling `label`s.
 pub(crate) fn monotone(label: impl Fn(Node) -> Option<u32>, from: Node, hops: &[Hop]) -> bool {
-    let (Some(first), Some(next)) = (label(from), hops.first().and_then(|h| label(h.node))) else {
+    let (Some(first), Some(next)) = (label(from), hops.first().and_then(|h| label(h.node())))
+    else {
         return false;
     };
     let rising = next > first;
     let mut prev = first;
     for hop in hops {
-        match label(hop.node) {
+        match label(hop.node()) {
             Some(l) if l != prev && (l > prev) == rising => prev = l,
             _ => return false,
         }
@@ -376,8 +377,8 @@ pub(crate) fn sweeping(lanes: impl Iterator<Item = u32>) -> Option<u8> {
 pub(crate) fn sweeping_route(shape: &Shape, from: Node, hops: &[Hop]) -> bool {
     let mut at = from;
     let mut links = hops.iter().map(|hop| {
-        let link = shape.link(at, hop.node);
-        at = hop.node;
+        let link = shape.link(at, hop.node());
+        at = hop.node();
         link
     });
     let mut lanes = Vec::with_capacity(hops.len());

@@ -247,16 +247,7 @@ mod tests {
             let mut plan = Plan::new(PlanKind::Unicast, at(i), vec![at(i + 2)]);
             plan.push_send(
                 at(i),
-                [
-                    Hop {
-                        node: at(i + 1),
-                        drop: false,
-                    },
-                    Hop {
-                        node: at(i + 2),
-                        drop: true,
-                    },
-                ],
+                [Hop::new(at(i + 1), false), Hop::new(at(i + 2), true)],
             );
             sim.nodes.multicast(0, 0, plan, false);
         }

@@ -596,10 +596,7 @@ mod tests {
         let from = shape.node(&[0, 0]).unwrap();
         let hops: Vec<Hop> = [[1, 0], [2, 0], [2, 1]]
             .iter()
-            .map(|c| Hop {
-                node: shape.node(c).unwrap(),
-                drop: true,
-            })
+            .map(|c| Hop::new(shape.node(c).unwrap(), true))
             .collect();
         let port = net.free_port(from).unwrap();
         net.start(0, port, 0, 7, |ch, out| ch.route(from, &hops, out))

@@ -239,10 +239,8 @@ impl Nodes {
                     Body::Unicast(to) => {
                         hops.clear();
                         hops.extend(
-                            dimension_ordered::route(&net.channels.shape, node, *to).map(|v| Hop {
-                                node: v,
-                                drop: v == *to,
-                            }),
+                            dimension_ordered::route(&net.channels.shape, node, *to)
+                                .map(|v| Hop::new(v, v == *to)),
                         );
                         hops
                     }
