@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 
 use crate::eval::{one_port_time_in_order, Metrics};
-use crate::plan::{BySender, Plan};
+use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
 /// Which port order a plan is evaluated with.
@@ -80,21 +80,43 @@ pub fn wrap_last(plan: &Plan, shape: &Shape) -> Plan {
 /// that measures many plans keeps one per thread, so timing a plan allocates almost nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Buffers {
+    /// Per node, its first send in plan order ([`NONE`] if it sends nothing).
+    first: Vec<u32>,
+    /// Per send, its sender's next send in plan order ([`NONE`] after the last).
+    next: Vec<u32>,
     /// Per send, its place among its sender's sends in the order being timed.
     position: Vec<u32>,
     /// Per send, its remaining completion time (the optimal order's key).
     completion: Vec<u32>,
     /// One node's sends, sorted.
     sorted: Vec<u32>,
-    /// Per node: sends placed so far (the paper's order), or when it holds the message.
-    per_node: Vec<u32>,
+    /// Per node, when it holds the message (the playback's table).
+    held: Vec<u32>,
+}
+
+/// No send.
+const NONE: u32 = u32::MAX;
+
+impl Buffers {
+    /// Group the sends of `plan` by sender, each group in plan order.
+    fn group(&mut self, plan: &Plan, shape: &Shape) {
+        self.first.clear();
+        self.first.resize(shape.len(), NONE);
+        self.next.clear();
+        self.next.resize(plan.send_count(), NONE);
+        for i in (0..plan.send_count()).rev() {
+            let from = &mut self.first[plan.send(i).from.index()];
+            self.next[i] = *from;
+            *from = i as u32;
+        }
+    }
 }
 
 impl Schedule {
     /// The metrics of `plan` (valid for `shape`) in each of `orders`, in that order: each is
     /// `Metrics::of(&order.order(plan, shape), shape)`, but no reordered plan is built. Only
     /// the one-port time depends on the order: it is played from each send's place among its
-    /// sender's sends ([`one_port_time_in_order`]), the rest is counted once.
+    /// sender's sends (`eval::one_port_time_in_order`), the rest is counted once.
     pub fn metrics(
         plan: &Plan,
         shape: &Shape,
@@ -102,18 +124,12 @@ impl Schedule {
         buffers: &mut Buffers,
     ) -> Vec<Metrics> {
         let traffic = plan.traffic();
-        let all_port_time = one_port_time_in_order(plan, shape, |_| 0, &mut buffers.per_node);
-        let by = orders
-            .iter()
-            .any(|&o| o != Schedule::Paper)
-            .then(|| plan.by_sender());
+        let all_port_time = one_port_time_in_order(plan, shape, |_| 0, &mut buffers.held);
+        buffers.group(plan, shape);
         orders
             .iter()
             .map(|&order| {
-                match &by {
-                    Some(by) => order.place(plan, shape, by, buffers),
-                    None => paper_places(plan, shape, buffers),
-                }
+                order.place(plan, shape, buffers);
                 let position = &buffers.position;
                 Metrics {
                     traffic,
@@ -122,7 +138,7 @@ impl Schedule {
                         plan,
                         shape,
                         |i| position[i],
-                        &mut buffers.per_node,
+                        &mut buffers.held,
                     ),
                     all_port_time,
                 }
@@ -133,42 +149,58 @@ impl Schedule {
     /// `plan` with each node's sends put in this order.
     fn reorder(self, plan: &Plan, shape: &Shape) -> Plan {
         let mut buffers = Buffers::default();
-        self.place(plan, shape, &plan.by_sender(), &mut buffers);
+        buffers.group(plan, shape);
+        self.place(plan, shape, &mut buffers);
         let rank: Vec<u64> = buffers.position.iter().map(|&p| u64::from(p)).collect();
         plan.reordered(&rank)
     }
 
-    /// Fill `buffers.position` with each send's place among its sender's sends in this order.
-    fn place(self, plan: &Plan, shape: &Shape, by: &BySender, buffers: &mut Buffers) {
+    /// Fill `buffers.position` with each send's place among its sender's sends in this order
+    /// (the sends grouped by [`Buffers::group`]).
+    fn place(self, plan: &Plan, shape: &Shape, buffers: &mut Buffers) {
         buffers.position.clear();
         buffers.position.resize(plan.send_count(), 0);
         match self {
-            Schedule::Paper => paper_places(plan, shape, buffers),
-            Schedule::Optimal => longest_first(plan, by, buffers),
-            Schedule::WrapLast => wraparound_last(plan, shape, by, buffers),
+            Schedule::Paper => sort_every_sender(plan, |_| 0, buffers),
+            Schedule::Optimal => longest_first(plan, buffers),
+            Schedule::WrapLast => {
+                let wraps = |i: u32| {
+                    let send = plan.send(i as usize);
+                    let first = send.hops.first().map_or(send.from, |h| h.node);
+                    u32::from(is_wraparound(shape, send.from, first))
+                };
+                sort_every_sender(plan, wraps, buffers);
+            }
         }
     }
 }
 
-/// The paper's order: each send's place among its sender's sends is its place in plan order.
-fn paper_places(plan: &Plan, shape: &Shape, buffers: &mut Buffers) {
-    let count = &mut buffers.per_node;
-    count.clear();
-    count.resize(shape.len(), 0);
-    buffers.position.clear();
-    buffers.position.extend(plan.sends().map(|send| {
-        let c = &mut count[send.from.index()];
-        *c += 1;
-        *c - 1
-    }));
+/// Every sender's sends sorted by `key`, stably: the paper's order with a constant key, the
+/// wrap-last order with 1 for a wraparound send.
+fn sort_every_sender(plan: &Plan, key: impl Fn(u32) -> u32, buffers: &mut Buffers) {
+    let Buffers {
+        first,
+        next,
+        position,
+        sorted,
+        ..
+    } = buffers;
+    for (i, send) in plan.sends().enumerate() {
+        let head = first[send.from.index()];
+        if head == i as u32 {
+            rank_sends(head, next, &key, sorted, position);
+        }
+    }
 }
 
 /// The optimal order: per node, longest remaining completion first, ties in plan order. The
 /// completion of send `i` is the time from its start until every node it drops a copy at, and
 /// everything below, holds the message. Sends are listed causally, so in reverse order a node's
 /// own sends are done before the send that reaches it, and each node's sends are sorted once.
-fn longest_first(plan: &Plan, by: &BySender, buffers: &mut Buffers) {
+fn longest_first(plan: &Plan, buffers: &mut Buffers) {
     let Buffers {
+        first,
+        next,
         position,
         completion,
         sorted,
@@ -176,9 +208,9 @@ fn longest_first(plan: &Plan, by: &BySender, buffers: &mut Buffers) {
     } = buffers;
     completion.clear();
     completion.resize(plan.send_count(), 0);
-    let mut place = |sends: &[u32], completion: &[u32]| {
+    let mut place = |head: u32, completion: &[u32]| {
         let longest = |s: u32| u32::MAX - completion[s as usize];
-        let sorted = rank_sends(sends, longest, sorted, position);
+        let sorted = rank_sends(head, next, &longest, sorted, position);
         let below = sorted.iter().enumerate();
         below
             .map(|(r, &s)| r as u32 + completion[s as usize])
@@ -189,40 +221,31 @@ fn longest_first(plan: &Plan, by: &BySender, buffers: &mut Buffers) {
         let send = plan.send(i);
         let done = send.hops.iter().enumerate().filter(|(_, h)| h.drop);
         let longest = done
-            .map(|(j, h)| j as u32 + 1 + place(by.of(h.node), completion))
+            .map(|(j, h)| j as u32 + 1 + place(first[h.node.index()], completion))
             .max();
         completion[i] = longest.unwrap_or(0);
     }
-    place(by.of(plan.source()), completion);
+    place(first[plan.source().index()], completion);
 }
 
-/// The wrap-last order: per node, the sends over a wraparound link after the others, each group
-/// in plan order.
-fn wraparound_last(plan: &Plan, shape: &Shape, by: &BySender, buffers: &mut Buffers) {
-    let wraps = |i: u32| {
-        let send = plan.send(i as usize);
-        let first = send.hops.first().map_or(send.from, |h| h.node);
-        u32::from(is_wraparound(shape, send.from, first))
-    };
-    for (i, send) in plan.sends().enumerate() {
-        let mine = by.of(send.from);
-        if mine.first() == Some(&(i as u32)) {
-            rank_sends(mine, wraps, &mut buffers.sorted, &mut buffers.position);
-        }
-    }
-}
-
-/// `sends` (one node's, in plan order) sorted by `key`, stably, in `buffer`; each send's place
-/// in that order is written to `position`.
+/// The sends of one node — `head` and its successors in `next` — sorted by `key`, stably, in
+/// `buffer`; each send's place in that order is written to `position`.
 fn rank_sends<'a>(
-    sends: &[u32],
-    key: impl Fn(u32) -> u32,
+    head: u32,
+    next: &[u32],
+    key: &impl Fn(u32) -> u32,
     buffer: &'a mut Vec<u32>,
     position: &mut [u32],
 ) -> &'a [u32] {
     buffer.clear();
-    buffer.extend_from_slice(sends);
-    buffer.sort_by_key(|&s| key(s));
+    let mut send = head;
+    while send != NONE {
+        buffer.push(send);
+        send = next[send as usize];
+    }
+    if buffer.len() > 1 {
+        buffer.sort_by_key(|&s| key(s));
+    }
     for (place, &s) in buffer.iter().enumerate() {
         position[s as usize] = place as u32;
     }
