@@ -460,6 +460,31 @@ impl Playback {
     }
 }
 
+/// The one-port store-and-forward time of a valid `plan` whose send `i` is `position(i)`-th
+/// (0-based) among its sender's sends in some port order: what [`Timeline::new`] gives under
+/// [`Ports::One`] for the plan with every node's sends put in that order (a node's `k`-th send
+/// starts `k` after it holds the message), without building that plan. With every position 0 it
+/// is the all-port time. `held` is a per-node buffer, reused between calls.
+pub(crate) fn one_port_time_in_order(
+    plan: &Plan,
+    shape: &Shape,
+    position: impl Fn(usize) -> u32,
+    held: &mut Vec<u32>,
+) -> u32 {
+    held.clear();
+    held.resize(shape.len(), NEVER);
+    held[plan.source().index()] = 0;
+    for (i, send) in plan.sends().enumerate() {
+        let start = held[send.from.index()].saturating_add(position(i));
+        for (j, hop) in send.hops.iter().enumerate() {
+            if hop.drop() {
+                held[hop.node().index()] = start.saturating_add(j as u32 + 1);
+            }
+        }
+    }
+    last_destination(held, plan)
+}
+
 /// When `node` first holds the message, from a per-node table where [`NEVER`] means never.
 fn first_held(held: &[u32], node: Node) -> Option<u32> {
     Some(held[node.index()]).filter(|&t| t != NEVER)

@@ -19,7 +19,7 @@ use crate::eval::{
     Steps, Timeline, Wormhole,
 };
 use crate::plan::{Plan, PlanKind};
-use crate::schedule::Schedule;
+use crate::schedule::{Buffers, Schedule};
 use crate::topology::Shape;
 
 /// The models a plan is measured under besides store-and-forward: the wormhole model, and
@@ -124,12 +124,12 @@ impl Evaluation {
         let switched = Evaluation::switched(plan.kind());
         let steps = Evaluation::stepped(plan.kind())
             .then(|| Steps::new(plan, shape, models.wormhole.ports));
-        let optimal = Schedule::Optimal.apply(plan.clone(), shape);
+        let optimal = Schedule::metrics(plan, shape, &[Schedule::Optimal], &mut Buffers::default());
         let one_port = Timeline::new(plan, shape, Ports::One);
         let all_port = Timeline::new(plan, shape, Ports::All);
         Evaluation {
             metrics: Metrics::from_timelines(plan, &one_port, &all_port),
-            optimal_one_port_time: Timeline::new(&optimal, shape, Ports::One).completion(&optimal),
+            optimal_one_port_time: optimal[0].one_port_time,
             one_port,
             all_port,
             d_port: match models.wormhole.ports {

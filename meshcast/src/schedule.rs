@@ -9,9 +9,14 @@
 //! that sorting by remaining completion time, longest first, minimises `max(i + Cᵢ)`).
 //! [`Schedule::WrapLast`] keeps the paper's order except that a node sends over its wraparound
 //! links after its other links: a reading of seed 001's torus times (issue 17).
+//!
+//! Every order is computed as each send's place among its sender's sends. [`Schedule::order`]
+//! re-lists the plan in those places; [`Schedule::metrics`] (what sweeps use) plays the one-port
+//! time from the places directly, so a plan measured in several orders is never copied.
 
 use std::borrow::Cow;
 
+use crate::eval::{one_port_time_in_order, Metrics};
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
@@ -62,54 +67,189 @@ impl Schedule {
 
 /// Reorder each node's sends, longest remaining completion first (ties keep the paper's order).
 pub fn optimal(plan: &Plan, shape: &Shape) -> Plan {
-    let sends = plan.send_count();
-    let by = plan.by_sender();
-    let mut is_dest = vec![false; shape.len()];
-    for d in plan.destinations() {
-        is_dest[d.index()] = true;
-    }
-    // completion[i]: time from the start of send i until every destination it serves holds the
-    // message. Sends are listed causally, so in reverse order a node's own sends are done
-    // before the send that reaches it.
-    let mut completion = vec![0u32; sends];
-    let mut scratch = Vec::new();
-    for i in (0..sends).rev() {
-        let send = plan.send(i);
-        completion[i] = send
-            .hops
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.drop())
-            .map(|(j, h)| {
-                let v = h.node().index();
-                scratch.clear();
-                scratch.extend(by.of(h.node()).iter().map(|&k| completion[k as usize]));
-                scratch.sort_unstable_by(|a, b| b.cmp(a));
-                let below = scratch.iter().enumerate().map(|(r, &c)| r as u32 + c).max();
-                let here = if is_dest[v] { 0 } else { below.unwrap_or(0) };
-                j as u32 + 1 + below.unwrap_or(0).max(here)
-            })
-            .max()
-            .unwrap_or(0);
-    }
-    let rank: Vec<u64> = completion
-        .iter()
-        .map(|&c| u64::from(u32::MAX - c))
-        .collect();
-    plan.reordered(&rank)
+    Schedule::Optimal.reorder(plan, shape)
 }
 
 /// Move each node's sends over a wraparound link after its other sends, keeping the plan's order
 /// otherwise.
 pub fn wrap_last(plan: &Plan, shape: &Shape) -> Plan {
-    let rank: Vec<u64> = plan
-        .sends()
-        .map(|send| {
-            let first = send.hops.first().map_or(send.from, |h| h.node());
-            u64::from(is_wraparound(shape, send.from, first))
-        })
-        .collect();
-    plan.reordered(&rank)
+    Schedule::WrapLast.reorder(plan, shape)
+}
+
+/// Reusable buffers for timing plans in several port orders ([`Schedule::metrics`]): a caller
+/// that measures many plans keeps one per thread, so timing a plan allocates almost nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Buffers {
+    /// Per node, its first send in plan order ([`NONE`] if it sends nothing).
+    first: Vec<u32>,
+    /// Per send, its sender's next send in plan order ([`NONE`] after the last).
+    next: Vec<u32>,
+    /// Per send, its place among its sender's sends in the order being timed.
+    position: Vec<u32>,
+    /// Per send, its remaining completion time (the optimal order's key).
+    completion: Vec<u32>,
+    /// One node's sends, sorted.
+    sorted: Vec<u32>,
+    /// Per node, when it holds the message (the playback's table).
+    held: Vec<u32>,
+}
+
+/// No send.
+const NONE: u32 = u32::MAX;
+
+impl Buffers {
+    /// Group the sends of `plan` by sender, each group in plan order.
+    fn group(&mut self, plan: &Plan, shape: &Shape) {
+        self.first.clear();
+        self.first.resize(shape.len(), NONE);
+        self.next.clear();
+        self.next.resize(plan.send_count(), NONE);
+        for i in (0..plan.send_count()).rev() {
+            let from = &mut self.first[plan.send(i).from.index()];
+            self.next[i] = *from;
+            *from = i as u32;
+        }
+    }
+}
+
+impl Schedule {
+    /// The metrics of `plan` (valid for `shape`) in each of `orders`, in that order: each is
+    /// `Metrics::of(&order.order(plan, shape), shape)`, but no reordered plan is built. Only
+    /// the one-port time depends on the order: it is played from each send's place among its
+    /// sender's sends (`eval::one_port_time_in_order`), the rest is counted once.
+    pub fn metrics(
+        plan: &Plan,
+        shape: &Shape,
+        orders: &[Schedule],
+        buffers: &mut Buffers,
+    ) -> Vec<Metrics> {
+        let traffic = plan.traffic();
+        let all_port_time = one_port_time_in_order(plan, shape, |_| 0, &mut buffers.held);
+        buffers.group(plan, shape);
+        orders
+            .iter()
+            .map(|&order| {
+                order.place(plan, shape, buffers);
+                let position = &buffers.position;
+                Metrics {
+                    traffic,
+                    additional_traffic: traffic.saturating_sub(plan.destinations().len() as u32),
+                    one_port_time: one_port_time_in_order(
+                        plan,
+                        shape,
+                        |i| position[i],
+                        &mut buffers.held,
+                    ),
+                    all_port_time,
+                }
+            })
+            .collect()
+    }
+
+    /// `plan` with each node's sends put in this order.
+    fn reorder(self, plan: &Plan, shape: &Shape) -> Plan {
+        let mut buffers = Buffers::default();
+        buffers.group(plan, shape);
+        self.place(plan, shape, &mut buffers);
+        let rank: Vec<u64> = buffers.position.iter().map(|&p| u64::from(p)).collect();
+        plan.reordered(&rank)
+    }
+
+    /// Fill `buffers.position` with each send's place among its sender's sends in this order
+    /// (the sends grouped by [`Buffers::group`]).
+    fn place(self, plan: &Plan, shape: &Shape, buffers: &mut Buffers) {
+        buffers.position.clear();
+        buffers.position.resize(plan.send_count(), 0);
+        match self {
+            Schedule::Paper => sort_every_sender(plan, |_| 0, buffers),
+            Schedule::Optimal => longest_first(plan, buffers),
+            Schedule::WrapLast => {
+                let wraps = |i: u32| {
+                    let send = plan.send(i as usize);
+                    let first = send.hops.first().map_or(send.from, |h| h.node());
+                    u32::from(is_wraparound(shape, send.from, first))
+                };
+                sort_every_sender(plan, wraps, buffers);
+            }
+        }
+    }
+}
+
+/// Every sender's sends sorted by `key`, stably: the paper's order with a constant key, the
+/// wrap-last order with 1 for a wraparound send.
+fn sort_every_sender(plan: &Plan, key: impl Fn(u32) -> u32, buffers: &mut Buffers) {
+    let Buffers {
+        first,
+        next,
+        position,
+        sorted,
+        ..
+    } = buffers;
+    for (i, send) in plan.sends().enumerate() {
+        let head = first[send.from.index()];
+        if head == i as u32 {
+            rank_sends(head, next, &key, sorted, position);
+        }
+    }
+}
+
+/// The optimal order: per node, longest remaining completion first, ties in plan order. The
+/// completion of send `i` is the time from its start until every node it drops a copy at, and
+/// everything below, holds the message. Sends are listed causally, so in reverse order a node's
+/// own sends are done before the send that reaches it, and each node's sends are sorted once.
+fn longest_first(plan: &Plan, buffers: &mut Buffers) {
+    let Buffers {
+        first,
+        next,
+        position,
+        completion,
+        sorted,
+        ..
+    } = buffers;
+    completion.clear();
+    completion.resize(plan.send_count(), 0);
+    let mut place = |head: u32, completion: &[u32]| {
+        let longest = |s: u32| u32::MAX - completion[s as usize];
+        let sorted = rank_sends(head, next, &longest, sorted, position);
+        let below = sorted.iter().enumerate();
+        below
+            .map(|(r, &s)| r as u32 + completion[s as usize])
+            .max()
+            .unwrap_or(0)
+    };
+    for i in (0..plan.send_count()).rev() {
+        let send = plan.send(i);
+        let done = send.hops.iter().enumerate().filter(|(_, h)| h.drop());
+        let longest = done
+            .map(|(j, h)| j as u32 + 1 + place(first[h.node().index()], completion))
+            .max();
+        completion[i] = longest.unwrap_or(0);
+    }
+    place(first[plan.source().index()], completion);
+}
+
+/// The sends of one node — `head` and its successors in `next` — sorted by `key`, stably, in
+/// `buffer`; each send's place in that order is written to `position`.
+fn rank_sends<'a>(
+    head: u32,
+    next: &[u32],
+    key: &impl Fn(u32) -> u32,
+    buffer: &'a mut Vec<u32>,
+    position: &mut [u32],
+) -> &'a [u32] {
+    buffer.clear();
+    let mut send = head;
+    while send != NONE {
+        buffer.push(send);
+        send = next[send as usize];
+    }
+    if buffer.len() > 1 {
+        buffer.sort_by_key(|&s| key(s));
+    }
+    for (place, &s) in buffer.iter().enumerate() {
+        position[s as usize] = place as u32;
+    }
+    buffer
 }
 
 /// Whether the link between neighbours `a` and `b` wraps around: their coordinates differ by
@@ -145,6 +285,47 @@ mod tests {
             same.sends().map(|s| s.hops[0].node()).collect::<Vec<_>>(),
             plan.sends().map(|s| s.hops[0].node()).collect::<Vec<_>>()
         );
+    }
+
+    /// The metrics of every order, timed from the sends' places, are those of the reordered
+    /// plans: trees, paths and unicasts on meshes and tori, random sources and destinations.
+    #[test]
+    fn metrics_in_every_order_are_those_of_the_reordered_plans() {
+        use crate::experiment::sweep::{Placement, Sweep};
+        let shapes = ["mesh:7x6", "torus:6x6", "mesh:4x4x4", "torus:4x3x5"];
+        let mut buffers = Buffers::default();
+        let mut timed = 0;
+        for (seed, topology) in shapes.into_iter().enumerate() {
+            let shape: Shape = topology.parse().unwrap();
+            let sweep = Sweep {
+                shape: shape.clone(),
+                placement: Placement::Random,
+                algorithms: Vec::new(),
+                ks: Vec::new(),
+                runs: 1,
+                seed: seed as u64,
+                schedule: Schedule::Paper,
+                wormhole: None,
+                params: Default::default(),
+            };
+            for (k, run) in (1..shape.len())
+                .step_by(3)
+                .flat_map(|k| (0..4).map(move |r| (k, r)))
+            {
+                let req = sweep.request(k, run).unwrap();
+                let algorithms = crate::algo::REGISTRY.iter();
+                for a in algorithms.filter(|a| a.support.covers(&shape)) {
+                    let Ok(plan) = a.route(&req) else { continue };
+                    let metrics = Schedule::metrics(&plan, &shape, &Schedule::ALL, &mut buffers);
+                    for (m, order) in metrics.iter().zip(Schedule::ALL) {
+                        let reordered = order.order(&plan, &shape);
+                        assert_eq!(*m, Metrics::of(&reordered, &shape), "{} {order:?}", a.name);
+                    }
+                    timed += 1;
+                }
+            }
+        }
+        assert!(timed > 1000, "{timed} plans");
     }
 
     #[test]

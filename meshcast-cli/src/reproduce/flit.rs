@@ -24,6 +24,17 @@ fn run_all(setups: &[Setup], label: &str, quiet: bool) -> Result<Vec<Report>> {
     Ok(reports.into_iter().collect::<Result<_, _>>()?)
 }
 
+/// The setups of every figure of a section run as one parallel batch ([`run_all`]), so that no
+/// figure waits for the last simulation of the one before on an otherwise idle core; the
+/// reports split back per figure, in order.
+fn run_figures(figures: &[Vec<Setup>], label: &str, quiet: bool) -> Result<Vec<Vec<Report>>> {
+    let mut reports = run_all(&figures.concat(), label, quiet)?.into_iter();
+    Ok(figures
+        .iter()
+        .map(|setups| reports.by_ref().take(setups.len()).collect())
+        .collect())
+}
+
 /// Seed 003 Table 1: published CV against ours per algorithm and destination count, then our
 /// mean latencies.
 pub fn seed003_table1_section(quick: bool, seed: u64, quiet: bool) -> Result<String> {
@@ -94,9 +105,13 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         m.drain,
         m.early_saturation
     );
-    for (figure, k) in seed003::figures() {
-        let setups = seed003::figure(k, loads, m, seed)?;
-        let reports = run_all(&setups, figure, quiet)?;
+    let figures = seed003::figures();
+    let setups = figures
+        .iter()
+        .map(|&(_, k)| seed003::figure(k, loads, m, seed))
+        .collect::<Result<Vec<_>, _>>()?;
+    let all_reports = run_figures(&setups, "seed 003 Figs. 8–9", quiet)?;
+    for ((figure, k), reports) in figures.into_iter().zip(all_reports) {
         let title = figure.trim_start_matches("seed 003 ");
         let _ = write!(
             out,
@@ -149,10 +164,14 @@ pub fn seed002_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         "Fig. 7: messages/node/cycle",
         "Fig. 8: flits",
     ];
-    for (title, all) in figures.into_iter().zip(seed002::axes()) {
-        let axis = points(&all, quick);
-        let setups = seed002::figure(axis, seed002::BASE, m, seed)?;
-        let reports = run_all(&setups, &format!("seed 002 {title}"), quiet)?;
+    let axes = seed002::axes();
+    let axes: Vec<&[Axis]> = axes.iter().map(|all| points(all, quick)).collect();
+    let setups = axes
+        .iter()
+        .map(|axis| seed002::figure(axis, seed002::BASE, m, seed))
+        .collect::<Result<Vec<_>, _>>()?;
+    let all_reports = run_figures(&setups, "seed 002 Figs. 6–8", quiet)?;
+    for ((title, axis), reports) in figures.into_iter().zip(axes).zip(all_reports) {
         let n = axis.len();
         let mean = |r: &Report| {
             r.multicast

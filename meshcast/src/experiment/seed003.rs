@@ -18,10 +18,11 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
+use rayon::prelude::*;
 
 use super::sweep::{Placement, Sweep};
 use super::{first_seen, flit};
-use crate::algo::{self, Params, Request};
+use crate::algo::{self, AlgoInfo, Params, Request};
 use crate::error::{InputError, WormholeError};
 use crate::schedule::Schedule;
 use crate::sim::wormhole::traffic::{Destinations, Measure, Setup, Traffic};
@@ -321,18 +322,15 @@ pub fn table1(counts: &[u32], runs: u32, seed: u64) -> Result<Vec<MeasuredCv>, W
     for &k in counts {
         for name in ALGORITHMS {
             let info = algo::find(name)?;
+            // The runs on all cores, summed in run order: the same sums as one after the other.
+            let samples = (0..runs)
+                .into_par_iter()
+                .map(|r| table1_run(&shape, info, k, seeded(point_seed(seed, u64::from(r)))))
+                .collect::<Result<Vec<_>, _>>()?;
             let (mut cv, mut latency) = (0.0, 0.0);
-            for r in 0..runs {
-                let mut rng = seeded(point_seed(seed, u64::from(r)));
-                let source = shape.node_at(rng_index(&mut rng, shape.len()))?;
-                let dests = random_destinations(&shape, source, k as usize, &mut rng)?;
-                let plan = info.route(&Request::new(shape.clone(), source, dests)?)?;
-                let run = run_plan(&shape, &plan, ROUTER, preparation(name))?;
-                let t: Vec<f64> = run.arrivals.iter().map(|a| a.1 as f64).collect();
-                let mean = t.iter().sum::<f64>() / t.len() as f64;
-                let var = t.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / t.len() as f64;
-                cv += var.sqrt() / mean;
-                latency += run.completion as f64;
+            for (run_cv, run_latency) in samples {
+                cv += run_cv;
+                latency += run_latency;
             }
             cells.push(MeasuredCv {
                 algorithm: info.name,
@@ -344,6 +342,24 @@ pub fn table1(counts: &[u32], runs: u32, seed: u64) -> Result<Vec<MeasuredCv>, W
         }
     }
     Ok(cells)
+}
+
+/// One multicast of a Table 1 cell, drawn from `rng`: the CV of its destinations' arrival times
+/// and its latency.
+fn table1_run(
+    shape: &Shape,
+    info: &AlgoInfo,
+    k: u32,
+    mut rng: ChaCha8Rng,
+) -> Result<(f64, f64), WormholeError> {
+    let source = shape.node_at(rng_index(&mut rng, shape.len()))?;
+    let dests = random_destinations(shape, source, k as usize, &mut rng)?;
+    let plan = info.route(&Request::new(shape.clone(), source, dests)?)?;
+    let run = run_plan(shape, &plan, ROUTER, preparation(info.name))?;
+    let t: Vec<f64> = run.arrivals.iter().map(|a| a.1 as f64).collect();
+    let mean = t.iter().sum::<f64>() / t.len() as f64;
+    let var = t.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / t.len() as f64;
+    Ok((var.sqrt() / mean, run.completion as f64))
 }
 
 fn rng_index(rng: &mut ChaCha8Rng, len: usize) -> usize {

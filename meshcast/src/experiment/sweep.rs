@@ -46,7 +46,7 @@ use crate::error::{Error, InputError};
 use crate::eval::{message_steps, wormhole_latency, Metrics, Wormhole};
 use crate::evaluation::Evaluation;
 use crate::plan::Plan;
-use crate::schedule::Schedule;
+use crate::schedule::{Buffers, Schedule};
 use crate::stats::Tally;
 use crate::topology::Shape;
 use crate::workload::{random_destinations, seeded};
@@ -328,40 +328,67 @@ impl Sweep {
     }
 
     /// Every algorithm's values on unit `(K, run)` under each of `schedules` (one list per
-    /// schedule, in that order): every plan is routed once and only reordered per schedule.
+    /// schedule, in that order): every plan is routed once and only timed per schedule.
     pub fn samples(
         &self,
         k: usize,
         run: u32,
         schedules: &[Schedule],
     ) -> Result<Vec<Vec<Sample>>, Error> {
+        self.samples_with(k, run, schedules, &mut Buffers::default())
+    }
+
+    /// As [`Sweep::samples`], timing the plans in the caller's `buffers`.
+    fn samples_with(
+        &self,
+        k: usize,
+        run: u32,
+        schedules: &[Schedule],
+        buffers: &mut Buffers,
+    ) -> Result<Vec<Vec<Sample>>, Error> {
         let req = self.request(k, run)?;
         let shape = req.shape();
         let mut out = vec![Vec::with_capacity(self.algorithms.len()); schedules.len()];
         for a in &self.algorithms {
             let plan = a.route(&req)?;
-            for (samples, schedule) in out.iter_mut().zip(schedules) {
-                samples.push(self.measure(a, &schedule.order(&plan, shape), shape));
+            let metrics = Schedule::metrics(&plan, shape, schedules, buffers);
+            for ((samples, &schedule), m) in out.iter_mut().zip(schedules).zip(&metrics) {
+                samples.push(self.measure(a, &plan, schedule, m, shape));
             }
         }
         Ok(out)
     }
 
-    /// The values of the metrics this sweep measures for `algorithm`, on its `plan`.
-    fn measure(&self, algorithm: &AlgoInfo, plan: &Plan, shape: &Shape) -> Sample {
-        let m = Metrics::of(plan, shape);
+    /// The values of the metrics this sweep measures for `algorithm`, on its `plan` in the port
+    /// order `schedule`, whose store-and-forward metrics are `m`. Only the switched models play
+    /// the reordered plan itself.
+    fn measure(
+        &self,
+        algorithm: &AlgoInfo,
+        plan: &Plan,
+        schedule: Schedule,
+        m: &Metrics,
+        shape: &Shape,
+    ) -> Sample {
+        let ordered = self
+            .measures(algorithm, Metric::WormholeLatency)
+            .then(|| schedule.order(plan, shape));
         Metric::ALL.map(|metric| {
             let value = match (metric, self.wormhole) {
-                _ if !self.measures(algorithm, metric) => return None,
-                (Metric::OnePortTime, _) => m.one_port_time,
-                (Metric::AllPortTime, _) => m.all_port_time,
-                (Metric::Traffic, _) => m.traffic,
-                (Metric::AdditionalTraffic, _) => m.additional_traffic,
-                (Metric::WormholeLatency, Some(model)) => wormhole_latency(plan, shape, model),
-                (Metric::Steps, Some(model)) => message_steps(plan, shape, model.ports),
-                (Metric::WormholeLatency | Metric::Steps, None) => return None,
+                _ if !self.measures(algorithm, metric) => None,
+                (Metric::OnePortTime, _) => Some(m.one_port_time),
+                (Metric::AllPortTime, _) => Some(m.all_port_time),
+                (Metric::Traffic, _) => Some(m.traffic),
+                (Metric::AdditionalTraffic, _) => Some(m.additional_traffic),
+                (Metric::WormholeLatency, Some(model)) => ordered
+                    .as_deref()
+                    .map(|p| wormhole_latency(p, shape, model)),
+                (Metric::Steps, Some(model)) => ordered
+                    .as_deref()
+                    .map(|p| message_steps(p, shape, model.ports)),
+                (Metric::WormholeLatency | Metric::Steps, None) => None,
             };
-            Some(i64::from(value))
+            value.map(i64::from)
         })
     }
 
@@ -408,15 +435,20 @@ impl Sweep {
         (0..self.units())
             .into_par_iter()
             .filter(|&u| shard.has(u) && todo[(u / runs) as usize])
-            .try_fold(empty, |mut tallies, u| {
-                let (point, run) = ((u / runs) as usize, (u % runs) as u32);
-                let samples = self.samples(self.ks[point], run, schedules)?;
-                for (tally, sample) in tallies.iter_mut().zip(&samples) {
-                    tally.points[point].add(sample);
-                }
-                done(1);
-                Ok(tallies)
-            })
+            .try_fold(
+                || (empty(), Buffers::default()),
+                |(mut tallies, mut buffers), u| {
+                    let (point, run) = ((u / runs) as usize, (u % runs) as u32);
+                    let samples =
+                        self.samples_with(self.ks[point], run, schedules, &mut buffers)?;
+                    for (tally, sample) in tallies.iter_mut().zip(&samples) {
+                        tally.points[point].add(sample);
+                    }
+                    done(1);
+                    Ok((tallies, buffers))
+                },
+            )
+            .map(|folded| folded.map(|(tallies, _)| tallies))
             .try_reduce(empty, |mut a, b| {
                 for (x, y) in a.iter_mut().zip(&b) {
                     x.merge(y);
