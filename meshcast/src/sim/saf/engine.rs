@@ -449,18 +449,37 @@ impl<'a> Sim<'a> {
         feeds: &[PacketId],
         arrival: Arrival,
     ) -> Result<(), SafError> {
+        if self.bands.len() > 1 && rayon::current_thread_index().is_none() {
+            // On a worker of the pool, a step's fork–joins hand the bands to the other workers
+            // without putting this thread to sleep and waking it twice per step.
+            return rayon::scope(|_| self.route_steps(packets, feeds, arrival));
+        }
+        self.route_steps(packets, feeds, arrival)
+    }
+
+    /// [`Sim::route`] on the current thread.
+    fn route_steps(
+        &mut self,
+        packets: &[(PacketId, u32)],
+        feeds: &[PacketId],
+        arrival: Arrival,
+    ) -> Result<(), SafError> {
         let deliver = arrival == Arrival::Deliver;
-        for &(p, target) in packets {
-            let at = self.packets[p.0 as usize].at;
-            if self.bounded() && !deliver && target != at {
-                self.pending[target as usize] += 1;
+        if self.bounded() {
+            for &(p, target) in packets {
+                let at = self.packets[p.0 as usize].at;
+                if !deliver && target != at {
+                    self.pending[target as usize] += 1;
+                }
+                let travel = Travel {
+                    packet: p.0,
+                    target,
+                    deliver,
+                };
+                self.enter(travel, at)?;
             }
-            let travel = Travel {
-                packet: p.0,
-                target,
-                deliver,
-            };
-            self.enter(travel, at)?;
+        } else {
+            self.enter_bands(packets, deliver)?;
         }
         self.activate_new();
         let mut feeding: Vec<u32> = feeds.iter().map(|p| p.0).collect();
@@ -561,6 +580,38 @@ impl<'a> Sim<'a> {
             self.join_active(at);
         }
         Ok(())
+    }
+
+    /// Unbounded routing's entry of `packets`, as [`Sim::enter`] in list order: every band queues
+    /// the packets at its nodes on the rayon pool and notes, by list position, the nodes it made
+    /// active and the packets already at the node they deliver to; the new list positions and
+    /// the hand-overs are then applied in list order.
+    fn enter_bands(&mut self, packets: &[(PacketId, u32)], deliver: bool) -> Result<(), SafError> {
+        let (table, xy) = (&self.packets, &self.xy[..]);
+        let at = |p: PacketId| table[p.index()].at;
+        self.bands
+            .par_iter_mut()
+            .for_each(|band| band.enter(packets, deliver, at, xy));
+        let mut activated = std::mem::take(&mut self.activated);
+        activated.clear();
+        let mut arrived = Vec::new();
+        for band in &self.bands {
+            activated.extend_from_slice(&band.activated);
+            arrived.extend_from_slice(&band.arrived);
+        }
+        // Each band's lists are in list order: the sorts merge them.
+        activated.sort_by_key(|a| a.0);
+        arrived.sort_unstable();
+        for &(_, v) in &activated {
+            self.join_active(v);
+        }
+        self.activated = activated;
+        arrived.into_iter().try_for_each(|i| {
+            let p = packets[i as usize].0;
+            self.hand_over(p.0)?;
+            self.discard(p);
+            Ok(())
+        })
     }
 
     /// Node `u` joins the end of the active list.
@@ -726,8 +777,9 @@ impl<'a> Sim<'a> {
                 self.packets[p as usize].at = v;
             }
         }
-        activated.sort_unstable_by_key(|a| a.0);
-        handed.sort_unstable_by_key(|h| h.key);
+        // Each band sorted its own lists: the sorts merge them.
+        activated.sort_by_key(|a| a.0);
+        handed.sort_by_key(|h| h.key);
         for &(_, v) in &activated {
             self.join_active(v);
         }
