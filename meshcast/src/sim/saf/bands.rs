@@ -28,7 +28,7 @@
 //! block, not per packet. A hop allocates nothing.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use super::engine::{PacketId, Travel};
 
@@ -142,8 +142,6 @@ pub(super) struct Band {
     pub activated: Vec<(u64, u32)>,
     /// Packets handed to their destination by [`receive`], keyed by their move.
     pub delivered: Vec<Delivery>,
-    /// Packets that reached the node where they stay: (packet, node).
-    pub held: Vec<(u32, u32)>,
     /// The list positions of the packets [`Band::enter`] found at the node they deliver to.
     pub arrived: Vec<u32>,
 }
@@ -163,7 +161,6 @@ impl Band {
             emptied: Vec::new(),
             activated: Vec::new(),
             delivered: Vec::new(),
-            held: Vec::new(),
             arrived: Vec::new(),
         }
     }
@@ -316,6 +313,9 @@ pub(super) struct Links<'a> {
     pub side: u32,
     /// Packet and node → the packet's message and the node's slot among its destinations.
     pub destination: &'a (dyn Fn(u32, u32) -> (u32, Option<u32>) + Sync),
+    /// Per packet, the node holding it: a packet that reached the node where it stays is put
+    /// there by the band that received it (each packet by one band).
+    pub at: &'a [AtomicU32],
 }
 
 impl Links<'_> {
@@ -334,7 +334,6 @@ pub(super) fn send_edges(band: &mut Band, occupancy: &mut [u32], links: &Links) 
     band.emptied.clear();
     band.activated.clear();
     band.delivered.clear();
-    band.held.clear();
     let (words, reach) = (band.active.len(), links.reach());
     send(band, occupancy, links, 0..reach.min(words));
     send(
@@ -476,7 +475,7 @@ fn arrive(
         occupancy[local] += 1;
         stays = true;
         if t.target == v {
-            band.held.push((t.packet, v));
+            links.at[t.packet as usize].store(v, Relaxed);
             continue;
         }
         let out = super::engine::direction(links.xy, v, t.target);

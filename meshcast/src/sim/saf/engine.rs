@@ -36,7 +36,7 @@
 //! decides every move from the moves before it in the step, so those steps run on one thread.
 
 use std::ops::Range;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -95,14 +95,14 @@ pub enum Arrival {
 }
 
 /// A packet's header: its message and the destination slots it still carries, a range into
-/// [`MessageSet::slots`] of the message's destinations; and the node holding it (kept up to date
-/// between routing phases, not while it travels).
+/// [`MessageSet::slots`] of the message's destinations. The node holding it is kept apart, in
+/// [`Sim`]'s `at` (up to date between routing phases, not while it travels), which the bands
+/// write in parallel.
 #[derive(Clone, Copy, Debug)]
 struct Packet {
     msg: u32,
     lo: u32,
     hi: u32,
-    at: u32,
 }
 
 /// A packet on its way: the queue entries carry the target, so moving a packet never touches the
@@ -145,6 +145,7 @@ pub struct Sim<'a> {
     side: u32,
     limit: u32,
     packets: Vec<Packet>,
+    at: Vec<AtomicU32>,
     free_ids: Vec<u32>,
     occupancy: Vec<u32>,
     delivered: Vec<u8>,
@@ -207,6 +208,7 @@ impl<'a> Sim<'a> {
             side: set.side(),
             limit: capacity.limit(),
             packets: Vec::new(),
+            at: Vec::new(),
             free_ids: Vec::new(),
             occupancy: vec![0; n],
             delivered: vec![0; set.deliveries()],
@@ -286,7 +288,12 @@ impl<'a> Sim<'a> {
 
     /// The node holding packet `p`.
     pub fn at(&self, p: PacketId) -> u32 {
-        self.packets[p.0 as usize].at
+        self.at[p.0 as usize].load(Relaxed)
+    }
+
+    /// Puts packet `p` at node `v`.
+    fn place(&mut self, p: u32, v: u32) {
+        *self.at[p as usize].get_mut() = v;
     }
 
     /// The message of packet `p`.
@@ -316,7 +323,7 @@ impl<'a> Sim<'a> {
 
     /// Removes packet `p` from its node's buffer.
     pub fn discard(&mut self, p: PacketId) {
-        let at = self.packets[p.0 as usize].at;
+        let at = self.at(p);
         self.occupancy[at as usize] -= 1;
         self.free_ids.push(p.0);
     }
@@ -341,7 +348,7 @@ impl<'a> Sim<'a> {
                 if round < k {
                     let pk = self.packets[p.0 as usize];
                     out[starts[j] + round as usize] =
-                        self.add_packet(pk.msg, pk.lo..pk.hi, pk.at)?;
+                        self.add_packet(pk.msg, pk.lo..pk.hi, self.at(p))?;
                     self.run.copies += 1;
                 }
             }
@@ -361,7 +368,7 @@ impl<'a> Sim<'a> {
             self.packet_moved.resize(self.packets.len(), 0);
         }
         for &(p, to) in moves {
-            let from = self.packets[p.index()].at;
+            let from = self.at(p);
             let illegal = |why| SafError::IllegalMove {
                 step,
                 from,
@@ -382,10 +389,11 @@ impl<'a> Sim<'a> {
             self.packet_moved[p.index()] = step;
         }
         for &(p, _) in moves {
-            self.occupancy[self.packets[p.index()].at as usize] -= 1;
+            let from = self.at(p);
+            self.occupancy[from as usize] -= 1;
         }
         for &(p, to) in moves {
-            self.packets[p.index()].at = to;
+            self.place(p.0, to);
             if self.occupancy[to as usize] >= self.limit {
                 return Err(SafError::BufferOverflow {
                     step,
@@ -467,7 +475,7 @@ impl<'a> Sim<'a> {
         let deliver = arrival == Arrival::Deliver;
         if self.bounded() {
             for &(p, target) in packets {
-                let at = self.packets[p.0 as usize].at;
+                let at = self.at(p);
                 if !deliver && target != at {
                     self.pending[target as usize] += 1;
                 }
@@ -505,7 +513,7 @@ impl<'a> Sim<'a> {
                 self.apply_moves()?;
             }
             for t in fresh.drain(..) {
-                let at = self.packets[t.packet as usize].at;
+                let at = self.at(PacketId(t.packet));
                 self.enter(t, at)?;
             }
             self.activate_new();
@@ -539,9 +547,13 @@ impl<'a> Sim<'a> {
             msg,
             lo: slots.start,
             hi: slots.end,
-            at,
         };
         let id = bands::store(&mut self.packets, &mut self.free_ids, pk);
+        if id as usize == self.at.len() {
+            self.at.push(AtomicU32::new(at));
+        } else {
+            self.place(id, at);
+        }
         Ok(PacketId(id))
     }
 
@@ -565,7 +577,7 @@ impl<'a> Sim<'a> {
     /// link.
     fn enter(&mut self, t: Travel, at: u32) -> Result<(), SafError> {
         if t.target == at {
-            self.packets[t.packet as usize].at = at;
+            self.place(t.packet, at);
             if t.deliver {
                 self.hand_over(t.packet)?;
                 self.discard(PacketId(t.packet));
@@ -587,8 +599,8 @@ impl<'a> Sim<'a> {
     /// active and the packets already at the node they deliver to; the new list positions and
     /// the hand-overs are then applied in list order.
     fn enter_bands(&mut self, packets: &[(PacketId, u32)], deliver: bool) -> Result<(), SafError> {
-        let (table, xy) = (&self.packets, &self.xy[..]);
-        let at = |p: PacketId| table[p.index()].at;
+        let (table, xy) = (&self.at, &self.xy[..]);
+        let at = |p: PacketId| table[p.index()].load(Relaxed);
         self.bands
             .par_iter_mut()
             .for_each(|band| band.enter(packets, deliver, at, xy));
@@ -628,7 +640,7 @@ impl<'a> Sim<'a> {
     /// Packet `p` crossed a link into `v`, one of its destinations: it goes straight into the
     /// output queue (it never holds a buffer slot there) and leaves.
     fn deliver_on_arrival(&mut self, p: u32, v: u32) -> Result<(), SafError> {
-        self.packets[p as usize].at = v;
+        self.place(p, v);
         self.hand_over(p)?;
         self.free_ids.push(p);
         Ok(())
@@ -636,7 +648,7 @@ impl<'a> Sim<'a> {
 
     /// Packet `p`, at one of its destinations, hands its message to the output queue.
     fn hand_over(&mut self, p: u32) -> Result<(), SafError> {
-        let at = self.packets[p as usize].at;
+        let at = self.at(PacketId(p));
         let found = destination(&self.packets, self.set, p, at);
         self.accept(found, at)
     }
@@ -664,7 +676,7 @@ impl<'a> Sim<'a> {
         keep: impl Fn(u32) -> bool,
     ) -> Result<(), SafError> {
         let pk = self.packets[p.0 as usize];
-        match self.set.find(pk.lo..pk.hi, pk.at) {
+        match self.set.find(pk.lo..pk.hi, self.at(p)) {
             Some(slot) if keep(slot) => self.record(pk.msg, slot),
             _ => Ok(()),
         }
@@ -740,6 +752,7 @@ impl<'a> Sim<'a> {
         let (packets, set) = (&self.packets, self.set);
         let links = Links {
             destination: &|p, v| destination(packets, set, p, v),
+            at: &self.at,
             out: &self.out,
             sent: &self.sent,
             stamp: &self.stamp,
@@ -773,9 +786,6 @@ impl<'a> Sim<'a> {
             moved += band.moves as usize;
             activated.extend_from_slice(&band.activated);
             handed.extend_from_slice(&band.delivered);
-            for &(p, v) in &band.held {
-                self.packets[p as usize].at = v;
-            }
         }
         // Each band sorted its own lists: the sorts merge them.
         activated.sort_by_key(|a| a.0);
@@ -800,6 +810,7 @@ impl<'a> Sim<'a> {
         for i in 0..feeding.len() {
             let m = feeding[i];
             let pk = self.packets[m as usize];
+            let at = self.at(PacketId(m));
             let first = Travel {
                 packet: m,
                 target: self.set.dest(pk.lo),
@@ -807,13 +818,13 @@ impl<'a> Sim<'a> {
             };
             if pk.hi - pk.lo == 1 {
                 // Releasing the master is no copy: it may cross its first link this very step.
-                self.enter(first, pk.at)?;
+                self.enter(first, at)?;
                 made += 1;
                 continue;
             }
-            let class = self.direction(pk.at, first.target);
-            if self.admits(pk.at, Some(class)) {
-                let c = self.add_packet(pk.msg, pk.lo..pk.lo + 1, pk.at)?;
+            let class = self.direction(at, first.target);
+            if self.admits(at, Some(class)) {
+                let c = self.add_packet(pk.msg, pk.lo..pk.lo + 1, at)?;
                 self.packets[m as usize].lo += 1;
                 self.run.copies += 1;
                 fresh.push(Travel {
