@@ -32,8 +32,11 @@
 //! still at hand. The machine's tie-breaking is kept: the arrivals at a node are queued in the
 //! order of the senders' positions on the active list, as the single-threaded step takes them,
 //! and new list positions and freed packet ids are assigned in that order too. Results are the
-//! same bit for bit whatever the number of threads. With bounded buffers the flow control
-//! decides every move from the moves before it in the step, so those steps run on one thread.
+//! same bit for bit whatever the number of threads. A routing runs on a worker of the pool (the
+//! steps' fork–joins then never put the calling thread to sleep), enters its packets band by
+//! band, and the node a packet stops at is written by the band that receives it. With bounded
+//! buffers the flow control decides every move from the moves before it in the step, so those
+//! steps run on one thread.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
