@@ -28,9 +28,9 @@
 //! block, not per packet. A hop allocates nothing.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use super::engine::Travel;
+use super::engine::{PacketId, Travel};
 
 /// No entry (end of a queue, an empty queue).
 const NIL: u32 = u32::MAX;
@@ -142,8 +142,8 @@ pub(super) struct Band {
     pub activated: Vec<(u64, u32)>,
     /// Packets handed to their destination by [`receive`], keyed by their move.
     pub delivered: Vec<Delivery>,
-    /// Packets that reached the node where they stay: (packet, node).
-    pub held: Vec<(u32, u32)>,
+    /// The list positions of the packets [`Band::enter`] found at the node they deliver to.
+    pub arrived: Vec<u32>,
 }
 
 impl Band {
@@ -161,12 +161,50 @@ impl Band {
             emptied: Vec::new(),
             activated: Vec::new(),
             delivered: Vec::new(),
-            held: Vec::new(),
+            arrived: Vec::new(),
         }
     }
 
     fn queue(&self, node: u32, dir: u32) -> usize {
         ((node - self.first) * 4 + dir) as usize
+    }
+
+    /// The entry of a routing's `(packet, target)` list (`at`: a packet's node; `deliver`: the
+    /// packets deliver at their targets) into the band: the packets at its nodes join the queue
+    /// of their first link in list order; the nodes that become active go to `activated`, the
+    /// packets already at a target they deliver to to `arrived`, by list position. A packet at a
+    /// target where it stays is left alone.
+    pub fn enter(
+        &mut self,
+        packets: &[(PacketId, u32)],
+        deliver: bool,
+        at: impl Fn(PacketId) -> u32,
+        xy: &[u32],
+    ) {
+        self.activated.clear();
+        self.arrived.clear();
+        for (i, &(p, target)) in (0u32..).zip(packets) {
+            let node = at(p);
+            if node.wrapping_sub(self.first) >= self.len {
+                continue;
+            }
+            if node == target {
+                if deliver {
+                    self.arrived.push(i);
+                }
+                continue;
+            }
+            let travel = Travel {
+                packet: p.index() as u32,
+                target,
+                deliver,
+            };
+            self.push(node, super::engine::direction(xy, node, target), travel);
+            if !self.is_active(node) {
+                self.set_active(node, true);
+                self.activated.push((u64::from(i), node));
+            }
+        }
     }
 
     /// Appends `travel` to `node`'s queue for direction `dir`.
@@ -275,6 +313,9 @@ pub(super) struct Links<'a> {
     pub side: u32,
     /// Packet and node → the packet's message and the node's slot among its destinations.
     pub destination: &'a (dyn Fn(u32, u32) -> (u32, Option<u32>) + Sync),
+    /// Per packet, the node holding it: a packet that reached the node where it stays is put
+    /// there by the band that received it (each packet by one band).
+    pub at: &'a [AtomicU32],
 }
 
 impl Links<'_> {
@@ -293,7 +334,6 @@ pub(super) fn send_edges(band: &mut Band, occupancy: &mut [u32], links: &Links) 
     band.emptied.clear();
     band.activated.clear();
     band.delivered.clear();
-    band.held.clear();
     let (words, reach) = (band.active.len(), links.reach());
     send(band, occupancy, links, 0..reach.min(words));
     send(
@@ -307,7 +347,8 @@ pub(super) fn send_edges(band: &mut Band, occupancy: &mut [u32], links: &Links) 
 /// The second phase of an unbounded step in one band, after [`send_edges`] everywhere: word by
 /// word, the nodes [`Links::reach`] words ahead send and the nodes of the word receive (see
 /// [`receive`]). A word's queues are thus popped and pushed while their cache lines are still at
-/// hand, and a word receives only once every node that can send to it has sent.
+/// hand, and a word receives only once every node that can send to it has sent. The band's
+/// events end sorted by key.
 pub(super) fn send_and_receive(
     band: &mut Band,
     occupancy: &mut [u32],
@@ -321,6 +362,9 @@ pub(super) fn send_and_receive(
         }
         receive(band, occupancy, peaks, links, w);
     }
+    // In key order here, in parallel: the single-threaded settle only merges the bands' lists.
+    band.activated.sort_unstable_by_key(|a| a.0);
+    band.delivered.sort_unstable_by_key(|d| d.key);
 }
 
 /// The nodes of the band's words `words` send: every active node sends the head of each
@@ -431,7 +475,7 @@ fn arrive(
         occupancy[local] += 1;
         stays = true;
         if t.target == v {
-            band.held.push((t.packet, v));
+            links.at[t.packet as usize].store(v, Relaxed);
             continue;
         }
         let out = super::engine::direction(links.xy, v, t.target);

@@ -32,11 +32,14 @@
 //! still at hand. The machine's tie-breaking is kept: the arrivals at a node are queued in the
 //! order of the senders' positions on the active list, as the single-threaded step takes them,
 //! and new list positions and freed packet ids are assigned in that order too. Results are the
-//! same bit for bit whatever the number of threads. With bounded buffers the flow control
-//! decides every move from the moves before it in the step, so those steps run on one thread.
+//! same bit for bit whatever the number of threads. A routing runs on a worker of the pool (the
+//! steps' fork–joins then never put the calling thread to sleep), enters its packets band by
+//! band, and the node a packet stops at is written by the band that receives it. With bounded
+//! buffers the flow control decides every move from the moves before it in the step, so those
+//! steps run on one thread.
 
 use std::ops::Range;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -95,14 +98,14 @@ pub enum Arrival {
 }
 
 /// A packet's header: its message and the destination slots it still carries, a range into
-/// [`MessageSet::slots`] of the message's destinations; and the node holding it (kept up to date
-/// between routing phases, not while it travels).
+/// [`MessageSet::slots`] of the message's destinations. The node holding it is kept apart, in
+/// [`Sim`]'s `at` (up to date between routing phases, not while it travels), which the bands
+/// write in parallel.
 #[derive(Clone, Copy, Debug)]
 struct Packet {
     msg: u32,
     lo: u32,
     hi: u32,
-    at: u32,
 }
 
 /// A packet on its way: the queue entries carry the target, so moving a packet never touches the
@@ -145,6 +148,7 @@ pub struct Sim<'a> {
     side: u32,
     limit: u32,
     packets: Vec<Packet>,
+    at: Vec<AtomicU32>,
     free_ids: Vec<u32>,
     occupancy: Vec<u32>,
     delivered: Vec<u8>,
@@ -207,6 +211,7 @@ impl<'a> Sim<'a> {
             side: set.side(),
             limit: capacity.limit(),
             packets: Vec::new(),
+            at: Vec::new(),
             free_ids: Vec::new(),
             occupancy: vec![0; n],
             delivered: vec![0; set.deliveries()],
@@ -286,7 +291,12 @@ impl<'a> Sim<'a> {
 
     /// The node holding packet `p`.
     pub fn at(&self, p: PacketId) -> u32 {
-        self.packets[p.0 as usize].at
+        self.at[p.0 as usize].load(Relaxed)
+    }
+
+    /// Puts packet `p` at node `v`.
+    fn place(&mut self, p: u32, v: u32) {
+        *self.at[p as usize].get_mut() = v;
     }
 
     /// The message of packet `p`.
@@ -316,7 +326,7 @@ impl<'a> Sim<'a> {
 
     /// Removes packet `p` from its node's buffer.
     pub fn discard(&mut self, p: PacketId) {
-        let at = self.packets[p.0 as usize].at;
+        let at = self.at(p);
         self.occupancy[at as usize] -= 1;
         self.free_ids.push(p.0);
     }
@@ -341,7 +351,7 @@ impl<'a> Sim<'a> {
                 if round < k {
                     let pk = self.packets[p.0 as usize];
                     out[starts[j] + round as usize] =
-                        self.add_packet(pk.msg, pk.lo..pk.hi, pk.at)?;
+                        self.add_packet(pk.msg, pk.lo..pk.hi, self.at(p))?;
                     self.run.copies += 1;
                 }
             }
@@ -361,7 +371,7 @@ impl<'a> Sim<'a> {
             self.packet_moved.resize(self.packets.len(), 0);
         }
         for &(p, to) in moves {
-            let from = self.packets[p.index()].at;
+            let from = self.at(p);
             let illegal = |why| SafError::IllegalMove {
                 step,
                 from,
@@ -382,10 +392,11 @@ impl<'a> Sim<'a> {
             self.packet_moved[p.index()] = step;
         }
         for &(p, _) in moves {
-            self.occupancy[self.packets[p.index()].at as usize] -= 1;
+            let from = self.at(p);
+            self.occupancy[from as usize] -= 1;
         }
         for &(p, to) in moves {
-            self.packets[p.index()].at = to;
+            self.place(p.0, to);
             if self.occupancy[to as usize] >= self.limit {
                 return Err(SafError::BufferOverflow {
                     step,
@@ -449,18 +460,37 @@ impl<'a> Sim<'a> {
         feeds: &[PacketId],
         arrival: Arrival,
     ) -> Result<(), SafError> {
+        if self.bands.len() > 1 && rayon::current_thread_index().is_none() {
+            // On a worker of the pool, a step's fork–joins hand the bands to the other workers
+            // without putting this thread to sleep and waking it twice per step.
+            return rayon::scope(|_| self.route_steps(packets, feeds, arrival));
+        }
+        self.route_steps(packets, feeds, arrival)
+    }
+
+    /// [`Sim::route`] on the current thread.
+    fn route_steps(
+        &mut self,
+        packets: &[(PacketId, u32)],
+        feeds: &[PacketId],
+        arrival: Arrival,
+    ) -> Result<(), SafError> {
         let deliver = arrival == Arrival::Deliver;
-        for &(p, target) in packets {
-            let at = self.packets[p.0 as usize].at;
-            if self.bounded() && !deliver && target != at {
-                self.pending[target as usize] += 1;
+        if self.bounded() {
+            for &(p, target) in packets {
+                let at = self.at(p);
+                if !deliver && target != at {
+                    self.pending[target as usize] += 1;
+                }
+                let travel = Travel {
+                    packet: p.0,
+                    target,
+                    deliver,
+                };
+                self.enter(travel, at)?;
             }
-            let travel = Travel {
-                packet: p.0,
-                target,
-                deliver,
-            };
-            self.enter(travel, at)?;
+        } else {
+            self.enter_bands(packets, deliver)?;
         }
         self.activate_new();
         let mut feeding: Vec<u32> = feeds.iter().map(|p| p.0).collect();
@@ -486,7 +516,7 @@ impl<'a> Sim<'a> {
                 self.apply_moves()?;
             }
             for t in fresh.drain(..) {
-                let at = self.packets[t.packet as usize].at;
+                let at = self.at(PacketId(t.packet));
                 self.enter(t, at)?;
             }
             self.activate_new();
@@ -520,9 +550,13 @@ impl<'a> Sim<'a> {
             msg,
             lo: slots.start,
             hi: slots.end,
-            at,
         };
         let id = bands::store(&mut self.packets, &mut self.free_ids, pk);
+        if id as usize == self.at.len() {
+            self.at.push(AtomicU32::new(at));
+        } else {
+            self.place(id, at);
+        }
         Ok(PacketId(id))
     }
 
@@ -546,7 +580,7 @@ impl<'a> Sim<'a> {
     /// link.
     fn enter(&mut self, t: Travel, at: u32) -> Result<(), SafError> {
         if t.target == at {
-            self.packets[t.packet as usize].at = at;
+            self.place(t.packet, at);
             if t.deliver {
                 self.hand_over(t.packet)?;
                 self.discard(PacketId(t.packet));
@@ -563,6 +597,38 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
+    /// Unbounded routing's entry of `packets`, as [`Sim::enter`] in list order: every band queues
+    /// the packets at its nodes on the rayon pool and notes, by list position, the nodes it made
+    /// active and the packets already at the node they deliver to; the new list positions and
+    /// the hand-overs are then applied in list order.
+    fn enter_bands(&mut self, packets: &[(PacketId, u32)], deliver: bool) -> Result<(), SafError> {
+        let (table, xy) = (&self.at, &self.xy[..]);
+        let at = |p: PacketId| table[p.index()].load(Relaxed);
+        self.bands
+            .par_iter_mut()
+            .for_each(|band| band.enter(packets, deliver, at, xy));
+        let mut activated = std::mem::take(&mut self.activated);
+        activated.clear();
+        let mut arrived = Vec::new();
+        for band in &self.bands {
+            activated.extend_from_slice(&band.activated);
+            arrived.extend_from_slice(&band.arrived);
+        }
+        // Each band's lists are in list order: the sorts merge them.
+        activated.sort_by_key(|a| a.0);
+        arrived.sort_unstable();
+        for &(_, v) in &activated {
+            self.join_active(v);
+        }
+        self.activated = activated;
+        arrived.into_iter().try_for_each(|i| {
+            let p = packets[i as usize].0;
+            self.hand_over(p.0)?;
+            self.discard(p);
+            Ok(())
+        })
+    }
+
     /// Node `u` joins the end of the active list.
     fn join_active(&mut self, u: u32) {
         if self.bounded() {
@@ -577,7 +643,7 @@ impl<'a> Sim<'a> {
     /// Packet `p` crossed a link into `v`, one of its destinations: it goes straight into the
     /// output queue (it never holds a buffer slot there) and leaves.
     fn deliver_on_arrival(&mut self, p: u32, v: u32) -> Result<(), SafError> {
-        self.packets[p as usize].at = v;
+        self.place(p, v);
         self.hand_over(p)?;
         self.free_ids.push(p);
         Ok(())
@@ -585,7 +651,7 @@ impl<'a> Sim<'a> {
 
     /// Packet `p`, at one of its destinations, hands its message to the output queue.
     fn hand_over(&mut self, p: u32) -> Result<(), SafError> {
-        let at = self.packets[p as usize].at;
+        let at = self.at(PacketId(p));
         let found = destination(&self.packets, self.set, p, at);
         self.accept(found, at)
     }
@@ -613,7 +679,7 @@ impl<'a> Sim<'a> {
         keep: impl Fn(u32) -> bool,
     ) -> Result<(), SafError> {
         let pk = self.packets[p.0 as usize];
-        match self.set.find(pk.lo..pk.hi, pk.at) {
+        match self.set.find(pk.lo..pk.hi, self.at(p)) {
             Some(slot) if keep(slot) => self.record(pk.msg, slot),
             _ => Ok(()),
         }
@@ -689,6 +755,7 @@ impl<'a> Sim<'a> {
         let (packets, set) = (&self.packets, self.set);
         let links = Links {
             destination: &|p, v| destination(packets, set, p, v),
+            at: &self.at,
             out: &self.out,
             sent: &self.sent,
             stamp: &self.stamp,
@@ -722,12 +789,10 @@ impl<'a> Sim<'a> {
             moved += band.moves as usize;
             activated.extend_from_slice(&band.activated);
             handed.extend_from_slice(&band.delivered);
-            for &(p, v) in &band.held {
-                self.packets[p as usize].at = v;
-            }
         }
-        activated.sort_unstable_by_key(|a| a.0);
-        handed.sort_unstable_by_key(|h| h.key);
+        // Each band sorted its own lists: the sorts merge them.
+        activated.sort_by_key(|a| a.0);
+        handed.sort_by_key(|h| h.key);
         for &(_, v) in &activated {
             self.join_active(v);
         }
@@ -748,6 +813,7 @@ impl<'a> Sim<'a> {
         for i in 0..feeding.len() {
             let m = feeding[i];
             let pk = self.packets[m as usize];
+            let at = self.at(PacketId(m));
             let first = Travel {
                 packet: m,
                 target: self.set.dest(pk.lo),
@@ -755,13 +821,13 @@ impl<'a> Sim<'a> {
             };
             if pk.hi - pk.lo == 1 {
                 // Releasing the master is no copy: it may cross its first link this very step.
-                self.enter(first, pk.at)?;
+                self.enter(first, at)?;
                 made += 1;
                 continue;
             }
-            let class = self.direction(pk.at, first.target);
-            if self.admits(pk.at, Some(class)) {
-                let c = self.add_packet(pk.msg, pk.lo..pk.lo + 1, pk.at)?;
+            let class = self.direction(at, first.target);
+            if self.admits(at, Some(class)) {
+                let c = self.add_packet(pk.msg, pk.lo..pk.lo + 1, at)?;
                 self.packets[m as usize].lo += 1;
                 self.run.copies += 1;
                 fresh.push(Travel {

@@ -38,6 +38,8 @@
 //! assert_eq!(sim.totals().steps, 9); // three sweeps of 3 steps
 //! ```
 
+use rayon::prelude::*;
+
 use super::engine::Sim;
 use super::snake::SnakeOrder;
 use crate::error::SafError;
@@ -314,11 +316,11 @@ pub fn rank(
             "below the number of keys",
         ));
     }
-    let mut sorted: Vec<u32> = (0..items.len() as u32).collect();
-    sorted.sort_by_key(|&i| {
-        let node = items[i as usize].0;
-        (regions.of(node), regions.position(node))
-    });
+    let sorted = stable_order(
+        items
+            .iter()
+            .map(|&(node, _)| regions.of(node) * regions.s * regions.s + regions.position(node)),
+    );
     let per_row = regions.per_row();
     let mut counts = vec![0u32; (per_row * per_row * keys) as usize];
     let mut rank = vec![0u32; items.len()];
@@ -334,6 +336,17 @@ pub fn rank(
         keys,
         totals: counts,
     })
+}
+
+/// The indices of `keys` in the order of their keys, equal keys in index order (a stable sort):
+/// each key is computed once and sorted with its index as one `u64`, on the rayon pool.
+pub(super) fn stable_order(keys: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut pairs: Vec<u64> = keys
+        .zip(0u32..)
+        .map(|(key, i)| u64::from(key) << 32 | u64::from(i))
+        .collect();
+    pairs.par_sort_unstable();
+    pairs.into_iter().map(|pair| pair as u32).collect()
 }
 
 /// Regions of side `s` must tessellate a mesh of side `side`.

@@ -17,6 +17,10 @@
 //! dimension-order routing, standing in for the (k, k)-routing of Proposition 2; the ranks are
 //! [`super::prefix::rank`]'s pipelined prefix computations.
 
+use std::ops::Range;
+
+use rayon::prelude::*;
+
 use super::engine::{Arrival, Capacity, PacketId, Run, Sim};
 use super::msets::{quad_key, MessageSet};
 use super::prefix::{self, Order, Totals};
@@ -118,6 +122,7 @@ fn other_half(x: u32, half: u32) -> u32 {
 }
 
 /// Step 2a: keep each packet's destinations inside its own 4ᴸ-tile; drop packets left with none.
+/// The kept slots are found on the rayon pool, the headers rewritten in order.
 fn strip(sim: &mut Sim<'_>, held: Vec<PacketId>, levels: u32) -> Vec<PacketId> {
     let set = sim.set();
     let side = set.side();
@@ -126,17 +131,21 @@ fn strip(sim: &mut Sim<'_>, held: Vec<PacketId>, levels: u32) -> Vec<PacketId> {
         .map(|v| tile_prefix(side, levels, v))
         .collect();
     let tile_of = |node: u32| tiles[node as usize];
+    let inside: Vec<Range<u32>> = held
+        .par_iter()
+        .map(|&p| {
+            let here = tile_of(sim.at(p));
+            let Range { start: lo, end: hi } = sim.slots(p);
+            let first = lo + partition(lo, hi, |s| tile_of(set.dest(s)) < here);
+            first..lo + partition(lo, hi, |s| tile_of(set.dest(s)) <= here)
+        })
+        .collect();
     let mut kept = Vec::with_capacity(held.len());
-    for p in held {
-        let here = tile_of(sim.at(p));
-        let r = sim.slots(p);
-        let (lo, hi) = (r.start, r.end);
-        let first = lo + partition(lo, hi, |s| tile_of(set.dest(s)) < here);
-        let end = lo + partition(lo, hi, |s| tile_of(set.dest(s)) <= here);
-        if first == end {
+    for (p, slots) in held.into_iter().zip(inside) {
+        if slots.is_empty() {
             sim.discard(p);
         } else {
-            sim.set_slots(p, first..end);
+            sim.set_slots(p, slots);
             kept.push(p);
         }
     }
@@ -179,8 +188,10 @@ fn intermediate_nodes(
         .max()
         .unwrap_or(1);
     let classes = d.ilog2() + 1;
-    let mut order: Vec<PacketId> = held.to_vec();
-    order.sort_by_key(|&p| sim.at(p));
+    let order: Vec<PacketId> = prefix::stable_order(held.iter().map(|&p| sim.at(p)))
+        .into_iter()
+        .map(|i| held[i as usize])
+        .collect();
     let items: Vec<(u32, u32)> = order
         .iter()
         .map(|&p| (sim.at(p), (sim.slots(p).len() as u32).ilog2()))
