@@ -171,78 +171,112 @@ fn port(grid: &Grid, diff: u32) -> Option<usize> {
     })
 }
 
-/// The nodes of a plan's trees in insertion order, which is also their insertion number: where
-/// each lies in the forest, its `up` word, and the children pruning kept — the first, and each
-/// child's next sibling, in port order — the compact arrays that pruning and the listing work
-/// on, instead of the mesh-sized ones. Ties between equally close tree nodes go to the earliest
-/// inserted — the node a scan of the tree in insertion order meets first, which is how the
-/// papers' "find a node c in MT closest to u" reads.
+/// The nodes of a plan's trees in insertion order, which is also their insertion number — the
+/// compact array that growth, pruning and the listing work on instead of the mesh-sized ones.
+/// Ties between equally close tree nodes go to the earliest inserted — the node a scan of the
+/// tree in insertion order meets first, which is how the papers' "find a node c in MT closest to
+/// u" reads.
 #[derive(Default)]
 struct Nodes(Vec<TreeNode>);
-
-/// One node of [`Nodes`], its fields side by side: the listing, reaching a child from its
-/// parent's list, finds there the child's own list too.
-#[derive(Clone, Copy)]
-struct TreeNode {
-    place: u32,
-    up: u32,
-    first: u32,
-    next: u32,
-}
 
 impl Nodes {
     /// Append the node at `place` below `up`; its insertion number.
     fn push(&mut self, place: usize, up: u32) -> u32 {
-        self.0.push(TreeNode {
-            place: place as u32,
-            up,
-            first: NONE,
-            next: NONE,
-        });
+        self.0.push(TreeNode(place as u32, up));
         self.0.len() as u32 - 1
     }
+}
 
-    /// The port of the step from `p` to its child `s` (`usize::MAX`: no grid step).
-    fn port(&self, grid: &Grid, p: u32, s: u32) -> usize {
-        port(
-            grid,
-            self.0[s as usize]
-                .place
-                .wrapping_sub(self.0[p as usize].place),
-        )
-        .unwrap_or(usize::MAX)
+/// One node of [`Nodes`] in 8 bytes, read two ways. While its tree grows: its place in the
+/// forest and its `up` word. Once pruning kept it (and for a tree's origin once it is pruned):
+/// what the listing reads — its first child and its next sibling, in port order, and the port
+/// of the step from its parent to it with the stem flag (the child's place is its parent's
+/// plus that step).
+#[derive(Clone, Copy)]
+struct TreeNode(u32, u32);
+
+// The two words of a kept node:
+//
+//   word 0   bits 0–26  first child           bits 27–31  dimension of the step (NO_DIM: none)
+//   word 1   bits 0–26  next sibling          bit 27      DOWN: the step decreases the coordinate
+//                                             bit 28      ON_STEM: `STEM` of its `up` word
+//
+// Insertion numbers stay below 2²⁶ (`topology::MAX_NODES`), so NO_LINK is no node; dimensions
+// stay below 26 (`topology::MAX_DIMS`).
+const NO_LINK: u32 = (1 << 27) - 1;
+const DIM_SHIFT: u32 = 27;
+const NO_DIM: u32 = 31;
+const DOWN: u32 = 1 << 27;
+const ON_STEM: u32 = 1 << 28;
+
+impl TreeNode {
+    fn place(self) -> u32 {
+        self.0
     }
 
-    /// Keep `s` as a child of `p`, in port order among those kept so far.
-    fn keep(&mut self, grid: &Grid, p: u32, s: u32) {
-        let key = self.port(grid, p, s);
-        let before_s = |c: u32| c != NONE && self.port(grid, p, c) < key;
-        let (mut before, mut c) = (NONE, self.0[p as usize].first);
-        while before_s(c) {
-            (before, c) = (c, self.0[c as usize].next);
+    fn up(self) -> u32 {
+        self.1
+    }
+
+    /// A kept node: its `first` child and `next` sibling (or [`NO_LINK`]), the step from its
+    /// parent (`port` as [`port`] numbers it) and whether it is on the stem.
+    fn kept(first: u32, next: u32, port: Option<usize>, on_stem: bool) -> TreeNode {
+        let (dim, down) = port.map_or((NO_DIM, 0), |p| ((p / 2) as u32, (p % 2) as u32));
+        TreeNode(
+            first | dim << DIM_SHIFT,
+            next | down * DOWN | u32::from(on_stem) * ON_STEM,
+        )
+    }
+
+    fn first(self) -> u32 {
+        self.0 & NO_LINK
+    }
+
+    fn next(self) -> u32 {
+        self.1 & NO_LINK
+    }
+
+    fn set_next(&mut self, next: u32) {
+        self.1 = self.1 & !NO_LINK | next;
+    }
+
+    /// The port of the step from the parent (`usize::MAX`: no grid step), which orders siblings.
+    fn port(self) -> usize {
+        match self.0 >> DIM_SHIFT {
+            NO_DIM => usize::MAX,
+            d => 2 * d as usize + usize::from(self.1 & DOWN != 0),
         }
-        self.0[s as usize].next = c;
-        match before {
-            NONE => self.0[p as usize].first = s,
-            b => self.0[b as usize].next = s,
-        }
+    }
+
+    fn on_stem(self) -> bool {
+        self.1 & ON_STEM != 0
     }
 }
 
 /// The arrays of a plan's trees, kept per thread from one plan to the next so that a plan
 /// touches only the nodes of its trees: nothing the size of the topology is allocated or
-/// cleared per plan. Per forest place: the insertion number (read only for members, so never
-/// cleared) and the membership bit (one bit per node, so the searches' "is it in the tree?"
-/// stays in cache); every plan clears the bits it set, by its node list, when it is done.
+/// cleared per plan, up to [`LARGE`]. Per forest place: the insertion number while the trees
+/// grow (read only for members, so never cleared; pruning then uses it for the first child) and
+/// the membership bit (one bit per node, so the searches' "is it in the tree?" stays in cache);
+/// pruning clears the bits of the nodes it removes, the listing those of the nodes it lists.
 #[derive(Default)]
 struct Scratch {
     seq: Vec<u32>,
     member: Vec<u64>,
     nodes: Nodes,
+    /// Each tree's offset and its origin's insertion number, by offset.
+    origins: Vec<(u32, u32)>,
+    /// How many membership bits pruning and the listing have cleared.
+    cleared: usize,
     /// The children [`Forest::children`] handed out and not yet asked for: (place, insertion
     /// number).
-    handed: std::cell::RefCell<std::collections::VecDeque<(u32, u32)>>,
+    handed: std::collections::VecDeque<(u32, u32)>,
 }
+
+/// Forests of this many places or more give their insertion numbers back once every tree is
+/// pruned (at 8192², 268 MB), so that the listing's receivers take their room, and their node
+/// list once the plan is listed; smaller ones keep both for the next plan.
+const LARGE: usize = 1 << 25;
 
 thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
@@ -261,9 +295,10 @@ fn clear_bit(bits: &mut [u64], i: usize) {
 }
 
 /// The trees of one plan, one per zone, side by side in one scratch array: the zone trees are
-/// grown one after the other and read together when the plan is listed.
+/// grown and pruned one after the other and read together when the plan is listed.
 pub(crate) struct Forest {
     scratch: Box<Scratch>,
+    len: usize,
 }
 
 impl Forest {
@@ -271,18 +306,22 @@ impl Forest {
     pub(crate) fn new(len: usize) -> Forest {
         let mut scratch = SCRATCH.take().unwrap_or_default();
         if scratch.seq.len() < len {
-            scratch.seq.resize(len, 0);
+            scratch.seq = vec![0; len];
             scratch.member.resize(len.div_ceil(64), 0);
         }
         scratch.nodes.0.clear();
-        scratch.handed.get_mut().clear();
-        Forest { scratch }
+        scratch.origins.clear();
+        scratch.cleared = 0;
+        scratch.handed.clear();
+        Forest { scratch, len }
     }
 
-    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`.
+    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`,
+    /// after those of the trees made before.
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
         let s = &mut *self.scratch;
         s.seq[offset] = s.nodes.push(offset, 0);
+        s.origins.push((offset as u32, s.seq[offset]));
         set_bit(&mut s.member, offset);
         LocalTree {
             seq: &mut s.seq[offset..offset + grid.len()],
@@ -291,22 +330,31 @@ impl Forest {
             member: &mut s.member,
             offset,
             nodes: &mut s.nodes,
+            cleared: &mut s.cleared,
             route: Vec::new(),
             at: Vec::new(),
         }
     }
 
-    /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
-    /// first if `stem_first`, then by dimension, increasing direction first — each as
+    /// Every tree is grown and pruned: the insertion numbers are no longer read, and a
+    /// [`LARGE`] forest gives them back.
+    pub(crate) fn pruned(&mut self) {
+        if self.len >= LARGE {
+            self.scratch.seq = Vec::new();
+        }
+    }
+
+    /// The children of `v` in the pruned tree at `offset` on `grid`, in port order — the stem
+    /// child first if `stem_first`, then by dimension, increasing direction first — each as
     /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. Read from the child list
-    /// pruning left: no grid neighbour is looked at.
+    /// pruning left: no grid neighbour is looked at. `v` leaves the tree's membership.
     ///
     /// The listing asks for the children of the nodes it was handed, in the order it was handed
     /// them (breadth first), so the children handed out wait in a queue with their insertion
-    /// numbers, and `v` is usually the one at its head: found without a look-up in the
-    /// mesh-sized array. Any other `v` (a zone origin, or another order) is looked up.
+    /// numbers, and `v` is the one at its head — or a zone origin, whose insertion number the
+    /// forest keeps.
     pub(crate) fn children(
-        &self,
+        &mut self,
         grid: &Grid,
         offset: usize,
         v: u32,
@@ -315,44 +363,69 @@ impl Forest {
         mut child: impl FnMut(u32, usize, bool),
     ) {
         let Scratch {
-            seq, nodes, handed, ..
-        } = &*self.scratch;
-        let mut handed = handed.borrow_mut();
+            member,
+            nodes,
+            origins,
+            cleared,
+            handed,
+            ..
+        } = &mut *self.scratch;
         let place = (offset + v as usize) as u32;
         let s = match handed.front() {
             Some(&(p, s)) if p == place => {
                 handed.pop_front();
                 s
             }
-            _ => seq[place as usize],
+            _ => {
+                let k = origins.partition_point(|&(o, _)| o < place);
+                debug_assert_eq!(origins[k].0, place, "a zone origin");
+                origins[k].1
+            }
         };
+        clear_bit(member, place as usize);
+        *cleared += 1;
         for pass in [true, false] {
             if pass && !stem_first {
                 continue;
             }
-            let mut k = nodes.0[s as usize].first;
-            while k != NONE {
+            let mut k = nodes.0[s as usize].first();
+            while k != NO_LINK {
                 let node = nodes.0[k as usize];
-                let on_stem = node.up & STEM != 0;
-                let port = nodes.port(grid, s, k);
+                let port = node.port();
                 let (d, up) = (port / 2, port % 2 == 0);
                 let inside =
                     port != usize::MAX && if up { c[d] + 1 < grid.ext[d] } else { c[d] > 0 };
-                if inside && (!stem_first || on_stem == pass) {
-                    handed.push_back((node.place, k));
-                    child(node.place - offset as u32, d, up);
+                if inside && (!stem_first || node.on_stem() == pass) {
+                    let w = if up {
+                        place + grid.stride(d)
+                    } else {
+                        place - grid.stride(d)
+                    };
+                    handed.push_back((w, k));
+                    child(w - offset as u32, d, up);
                 }
-                k = node.next;
+                k = node.next();
             }
         }
     }
 }
 
 impl Drop for Forest {
+    /// Leave the membership bitmap clear for the next plan: the bits left — of trees that were
+    /// not listed whole — are cleared over the forest's range. A [`LARGE`] forest gives its node
+    /// list back, so that the plan's senders take its room.
     fn drop(&mut self) {
-        let Scratch { member, nodes, .. } = &mut *self.scratch;
-        for n in &nodes.0 {
-            clear_bit(member, n.place as usize);
+        let Scratch {
+            member,
+            nodes,
+            cleared,
+            ..
+        } = &mut *self.scratch;
+        if *cleared != nodes.0.len() {
+            member[..self.len.div_ceil(64)].fill(0);
+        }
+        if self.len >= LARGE {
+            *nodes = Nodes::default();
         }
         SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
     }
@@ -373,6 +446,8 @@ pub struct LocalTree<'a> {
     /// The forest's nodes; this tree's from `first` on (after its origin).
     nodes: &'a mut Nodes,
     first: u32,
+    /// The forest's count of cleared membership bits.
+    cleared: &'a mut usize,
     route: Vec<u32>,
     at: Vec<u32>,
 }
@@ -402,7 +477,7 @@ impl LocalTree<'_> {
     /// [`crate::algo::reduce::ZoneAlgorithm::stem_first`] says so.
     pub fn mark_stem(&mut self, i: u32) {
         if self.contains(i) {
-            self.nodes.0[self.seq[i as usize] as usize].up |= STEM;
+            self.nodes.0[self.seq[i as usize] as usize].1 |= STEM;
         }
     }
 
@@ -511,30 +586,60 @@ impl LocalTree<'_> {
     }
 
     /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
-    /// part of DP", and the unused wraparound links of the torus examples). Children come after
-    /// their parents in insertion order, so one backward pass over the node list decides every
-    /// node and lists it among its parent's children for the listing. Returns the number of edges
-    /// left.
+    /// part of DP", and the unused wraparound links of the torus examples), and turn the kept
+    /// nodes' records into their child lists for the listing: the last use of the tree. Children
+    /// come after their parents in insertion order, so one backward pass over the node list
+    /// decides every node and links it into its parent's list in port order. A list is started
+    /// in the parent's insertion-number slot, where a number above the parent's own is its first
+    /// child. Returns the number of edges left.
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
             if self.contains(u) {
-                self.nodes.0[self.seq[u as usize] as usize].up |= DEST;
+                self.nodes.0[self.seq[u as usize] as usize].1 |= DEST;
             }
         }
-        let nodes = &mut *self.nodes;
+        let origin = self.first - 1;
         let mut kept = 0;
-        for s in (self.first..nodes.0.len() as u32).rev() {
-            let TreeNode {
-                place, up, first, ..
-            } = nodes.0[s as usize];
-            if up & DEST != 0 || first != NONE {
-                nodes.keep(&self.grid, up & PARENT, s);
+        for s in (self.first..self.nodes.0.len() as u32).rev() {
+            let node = self.nodes.0[s as usize];
+            let first = self.first_child(node.place(), s);
+            if node.up() & DEST != 0 || first != NO_LINK {
+                let p = node.up() & PARENT;
+                let parent = self.nodes.0[p as usize].place();
+                let port = port(&self.grid, node.place().wrapping_sub(parent));
+                let next = self.link(parent, p, s, port.unwrap_or(usize::MAX));
+                self.nodes.0[s as usize] = TreeNode::kept(first, next, port, node.up() & STEM != 0);
                 kept += 1;
             } else {
-                clear_bit(self.member, place as usize);
+                clear_bit(self.member, node.place() as usize);
+                *self.cleared += 1;
             }
         }
+        let first = self.first_child(self.offset as u32, origin);
+        self.nodes.0[origin as usize] = TreeNode::kept(first, NO_LINK, None, false);
         kept
+    }
+
+    /// The first child pruning kept so far of node `s` at `place`.
+    fn first_child(&self, place: u32, s: u32) -> u32 {
+        match self.seq[place as usize - self.offset] {
+            k if k == s => NO_LINK,
+            k => k,
+        }
+    }
+
+    /// Put `s`, `key` ([`port`]) away from its parent `p` at `place`, among the children kept so
+    /// far, in port order; its next sibling.
+    fn link(&mut self, place: u32, p: u32, s: u32, key: usize) -> u32 {
+        let (mut before, mut c) = (None, self.first_child(place, p));
+        while c != NO_LINK && self.nodes.0[c as usize].port() < key {
+            (before, c) = (Some(c), self.nodes.0[c as usize].next());
+        }
+        match before {
+            None => self.seq[place as usize - self.offset] = s,
+            Some(b) => self.nodes.0[b as usize].set_next(s),
+        }
+        c
     }
 }
 
