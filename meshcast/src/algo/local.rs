@@ -14,12 +14,13 @@
 //!
 //! A plan's work is proportional to its trees, not to the topology (issue 14): the arrays live in
 //! a per-thread scratch reused from plan to plan (`Forest`); the trees keep their nodes in
-//! insertion order, with parent and child links between insertion numbers; pruning is one
-//! backward pass over them, which also links each kept child into its parent's list in port
-//! order; the plan is listed from those lists; and coordinates come from multiplications by
+//! insertion order, with parent links between insertion numbers; pruning is one backward pass
+//! over them, which turns each kept node into a link of its parent's child list in port order;
+//! the plan is listed from those lists; and coordinates come from multiplications by
 //! precomputed inverses, not divisions. Memory: 4 bytes (the insertion number) and one bit (the
-//! membership) per node of the largest topology a thread has routed on, plus 16 bytes per tree
-//! node of its largest plan; kept until the thread ends.
+//! membership) per node of the largest topology a thread has routed on, plus 8 bytes per tree
+//! node of its largest plan; kept until the thread ends, except that forests of 2²⁵ places or
+//! more give the 4 bytes back before the plan is listed and the 8 after.
 //!
 //! Public: what a tree algorithm needs to grow its tree, in this crate or another —
 //! [`Grid`] (local ids and coordinates), [`LocalTree`] (membership and the ways to grow) and
@@ -763,6 +764,49 @@ mod tests {
             {
                 assert_eq!((div.div(n), div.rem(n)), (n / d, n % d), "{n} / {d}");
             }
+        }
+    }
+
+    /// The links of the forest's pruned tree at offset 0 listed breadth first from its origin
+    /// as `(node, child)`, the forest's slots given back first if it is [`LARGE`].
+    fn listed(mut forest: Forest, grid: &Grid) -> Vec<(u32, u32)> {
+        forest.pruned();
+        let (mut queue, mut out, mut c) =
+            (std::collections::VecDeque::from([0]), vec![], vec![0; 2]);
+        while let Some(v) = queue.pop_front() {
+            grid.coords_into(v, &mut c);
+            forest.children(grid, 0, v, &c, false, |w, _, _| {
+                out.push((v, w));
+                queue.push_back(w);
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn pruning_lists_the_children_in_port_order_and_clears_the_bitmap() {
+        for grid in [Grid::new(&[16, 8]), Grid::new(&[8192, 4096])] {
+            let len = grid.len();
+            let mut forest = Forest::new(len);
+            let mut tree = forest.tree(grid.clone(), 0);
+            let at = |x, y| grid.index(&[x, y]);
+            let (a, b, c) = (at(2, 1), at(1, 2), at(5, 0));
+            tree.connect(0, a);
+            tree.connect(at(1, 0), b);
+            tree.connect(0, c);
+            let want = [
+                (0, at(1, 0)),
+                (at(1, 0), at(2, 0)),
+                (at(1, 0), at(1, 1)),
+                (at(2, 0), at(2, 1)),
+                (at(1, 1), b),
+            ];
+            assert_eq!(tree.prune(&[a, b]), want.len());
+            assert_eq!(listed(forest, &grid), want);
+            let mut forest = Forest::new(len);
+            let tree = forest.tree(grid.clone(), 0);
+            let grown = [at(1, 0), at(2, 0), at(3, 0), at(4, 0), c, a, at(1, 1), b];
+            assert!(grown.iter().all(|&i| !tree.contains(i)), "{len}");
         }
     }
 
