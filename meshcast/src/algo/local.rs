@@ -151,12 +151,14 @@ pub enum Reach {
 //
 //   bit 31      STEM    on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
 //   bit 30      DEST    a destination (set by `LocalTree::prune`)
-//   bits 0–29   PARENT  the parent's insertion number (below 2²⁶, `topology::MAX_NODES`)
+//   bit 29      FED     pruning kept a child of it (its record's place is now its first child)
+//   bits 0–25   PARENT  the parent's insertion number (below 2²⁶, `topology::MAX_NODES`)
 //
-// The origin's word is 0 and never read. Membership is not in the word but in the bitmap.
+// The origin's parent is 0 and never read. Membership is not in the word but in the bitmap.
 const STEM: u32 = 1 << 31;
 const DEST: u32 = 1 << 30;
-const PARENT: u32 = DEST - 1;
+const FED: u32 = 1 << 29;
+const PARENT: u32 = (1 << 26) - 1;
 
 /// The port of the step from a node to the grid neighbour `diff` ids away on `grid`: `2d` up
 /// dimension `d`, `2d + 1` down it, for the dimension whose stride `diff` is (among those with
@@ -181,76 +183,93 @@ fn port(grid: &Grid, diff: u32) -> Option<usize> {
 struct Nodes(Vec<TreeNode>);
 
 impl Nodes {
-    /// Append the node at `place` below `up`; its insertion number.
-    fn push(&mut self, place: usize, up: u32) -> u32 {
-        self.0.push(TreeNode(place as u32, up));
+    /// Append the node at `place` below `up`, `port` ([`port`]) away from its parent; its
+    /// insertion number.
+    fn push(&mut self, place: usize, up: u32, port: Option<usize>) -> u32 {
+        let port = port.map_or(NO_PORT, |p| p as u32);
+        self.0.push(TreeNode(place as u32 | port << PORT_SHIFT, up));
         self.0.len() as u32 - 1
+    }
+
+    /// Put kept node `s`, `key` ([`TreeNode::port`]) away from its parent `p`, into `p`'s child
+    /// list, in port order among those kept so far; its next sibling.
+    fn link(&mut self, p: u32, s: u32, key: usize) -> u32 {
+        let (mut before, mut c) = (None, self.0[p as usize].first());
+        while c != NO_LINK && self.0[c as usize].port() < key {
+            (before, c) = (Some(c), self.0[c as usize].next());
+        }
+        match before {
+            None => {
+                let parent = &mut self.0[p as usize];
+                *parent = TreeNode(parent.0 & !PLACE | s, parent.1 | FED);
+            }
+            Some(b) => {
+                let sibling = &mut self.0[b as usize];
+                sibling.1 = sibling.1 & !NO_LINK | s;
+            }
+        }
+        c
+    }
+
+    /// Turn the record of `s`, whose children are all linked, into a kept node followed by
+    /// `next`.
+    fn keep(&mut self, s: u32, next: u32) {
+        let node = &mut self.0[s as usize];
+        node.1 = next | node.1 & (STEM | FED);
     }
 }
 
 /// One node of [`Nodes`] in 8 bytes, read two ways. While its tree grows: its place in the
-/// forest and its `up` word. Once pruning kept it (and for a tree's origin once it is pruned):
-/// what the listing reads — its first child and its next sibling, in port order, and the port
-/// of the step from its parent to it with the stem flag (the child's place is its parent's
-/// plus that step).
+/// forest with the port of the step from its parent, and its `up` word. Once pruning kept it
+/// (and for a tree's origin once it is pruned): what the listing reads — its first child (in
+/// the place's bits once it is `FED`), the port, its next sibling in port order and the stem
+/// flag (a child's place is its parent's plus the step).
 #[derive(Clone, Copy)]
 struct TreeNode(u32, u32);
 
-// The two words of a kept node:
+// The two words of a node:
 //
-//   word 0   bits 0–26  first child           bits 27–31  dimension of the step (NO_DIM: none)
-//   word 1   bits 0–26  next sibling          bit 27      DOWN: the step decreases the coordinate
-//                                             bit 28      ON_STEM: `STEM` of its `up` word
+//   word 0   bits 0–25   PLACE, or the first child once FED      bits 26–31  the port (NO_PORT: none)
+//   word 1   growing: the `up` word    kept: bits 0–26 the next sibling (NO_LINK: none), STEM, FED
 //
-// Insertion numbers stay below 2²⁶ (`topology::MAX_NODES`), so NO_LINK is no node; dimensions
-// stay below 26 (`topology::MAX_DIMS`).
+// Insertion numbers and places stay below 2²⁶ (`topology::MAX_NODES`) and ports below 52
+// (`topology::MAX_DIMS`).
+const PLACE: u32 = (1 << 26) - 1;
+const PORT_SHIFT: u32 = 26;
+const NO_PORT: u32 = 63;
 const NO_LINK: u32 = (1 << 27) - 1;
-const DIM_SHIFT: u32 = 27;
-const NO_DIM: u32 = 31;
-const DOWN: u32 = 1 << 27;
-const ON_STEM: u32 = 1 << 28;
 
 impl TreeNode {
     fn place(self) -> u32 {
-        self.0
+        self.0 & PLACE
     }
 
     fn up(self) -> u32 {
         self.1
     }
 
-    /// A kept node: its `first` child and `next` sibling (or [`NO_LINK`]), the step from its
-    /// parent (`port` as [`port`] numbers it) and whether it is on the stem.
-    fn kept(first: u32, next: u32, port: Option<usize>, on_stem: bool) -> TreeNode {
-        let (dim, down) = port.map_or((NO_DIM, 0), |p| ((p / 2) as u32, (p % 2) as u32));
-        TreeNode(
-            first | dim << DIM_SHIFT,
-            next | down * DOWN | u32::from(on_stem) * ON_STEM,
-        )
-    }
-
     fn first(self) -> u32 {
-        self.0 & NO_LINK
+        if self.1 & FED != 0 {
+            self.0 & PLACE
+        } else {
+            NO_LINK
+        }
     }
 
     fn next(self) -> u32 {
         self.1 & NO_LINK
     }
 
-    fn set_next(&mut self, next: u32) {
-        self.1 = self.1 & !NO_LINK | next;
-    }
-
     /// The port of the step from the parent (`usize::MAX`: no grid step), which orders siblings.
     fn port(self) -> usize {
-        match self.0 >> DIM_SHIFT {
-            NO_DIM => usize::MAX,
-            d => 2 * d as usize + usize::from(self.1 & DOWN != 0),
+        match self.0 >> PORT_SHIFT {
+            NO_PORT => usize::MAX,
+            p => p as usize,
         }
     }
 
     fn on_stem(self) -> bool {
-        self.1 & ON_STEM != 0
+        self.1 & STEM != 0
     }
 }
 
@@ -321,7 +340,7 @@ impl Forest {
     /// after those of the trees made before.
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
         let s = &mut *self.scratch;
-        s.seq[offset] = s.nodes.push(offset, 0);
+        s.seq[offset] = s.nodes.push(offset, 0, None);
         s.origins.push((offset as u32, s.seq[offset]));
         set_bit(&mut s.member, offset);
         LocalTree {
@@ -470,7 +489,8 @@ impl LocalTree<'_> {
     pub fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
         let place = self.offset + child as usize;
-        self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize]);
+        let port = port(&self.grid, child.wrapping_sub(parent));
+        self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize], port);
         set_bit(self.member, place);
     }
 
@@ -590,57 +610,29 @@ impl LocalTree<'_> {
     /// part of DP", and the unused wraparound links of the torus examples), and turn the kept
     /// nodes' records into their child lists for the listing: the last use of the tree. Children
     /// come after their parents in insertion order, so one backward pass over the node list
-    /// decides every node and links it into its parent's list in port order. A list is started
-    /// in the parent's insertion-number slot, where a number above the parent's own is its first
-    /// child. Returns the number of edges left.
+    /// decides every node and links it into its parent's list in port order. Returns the number
+    /// of edges left.
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
             if self.contains(u) {
                 self.nodes.0[self.seq[u as usize] as usize].1 |= DEST;
             }
         }
-        let origin = self.first - 1;
+        let nodes = &mut *self.nodes;
         let mut kept = 0;
-        for s in (self.first..self.nodes.0.len() as u32).rev() {
-            let node = self.nodes.0[s as usize];
-            let first = self.first_child(node.place(), s);
-            if node.up() & DEST != 0 || first != NO_LINK {
-                let p = node.up() & PARENT;
-                let parent = self.nodes.0[p as usize].place();
-                let port = port(&self.grid, node.place().wrapping_sub(parent));
-                let next = self.link(parent, p, s, port.unwrap_or(usize::MAX));
-                self.nodes.0[s as usize] = TreeNode::kept(first, next, port, node.up() & STEM != 0);
+        for s in (self.first..nodes.0.len() as u32).rev() {
+            let node = nodes.0[s as usize];
+            if node.up() & (DEST | FED) != 0 {
+                let next = nodes.link(node.up() & PARENT, s, node.port());
+                nodes.keep(s, next);
                 kept += 1;
             } else {
                 clear_bit(self.member, node.place() as usize);
                 *self.cleared += 1;
             }
         }
-        let first = self.first_child(self.offset as u32, origin);
-        self.nodes.0[origin as usize] = TreeNode::kept(first, NO_LINK, None, false);
+        nodes.keep(self.first - 1, NO_LINK);
         kept
-    }
-
-    /// The first child pruning kept so far of node `s` at `place`.
-    fn first_child(&self, place: u32, s: u32) -> u32 {
-        match self.seq[place as usize - self.offset] {
-            k if k == s => NO_LINK,
-            k => k,
-        }
-    }
-
-    /// Put `s`, `key` ([`port`]) away from its parent `p` at `place`, among the children kept so
-    /// far, in port order; its next sibling.
-    fn link(&mut self, place: u32, p: u32, s: u32, key: usize) -> u32 {
-        let (mut before, mut c) = (None, self.first_child(place, p));
-        while c != NO_LINK && self.nodes.0[c as usize].port() < key {
-            (before, c) = (Some(c), self.nodes.0[c as usize].next());
-        }
-        match before {
-            None => self.seq[place as usize - self.offset] = s,
-            Some(b) => self.nodes.0[b as usize].set_next(s),
-        }
-        c
     }
 }
 
