@@ -276,9 +276,9 @@ impl TreeNode {
 /// The arrays of a plan's trees, kept per thread from one plan to the next so that a plan
 /// touches only the nodes of its trees: nothing the size of the topology is allocated or
 /// cleared per plan, up to [`LARGE`]. Per forest place: the insertion number while the trees
-/// grow (read only for members, so never cleared; pruning then uses it for the first child) and
-/// the membership bit (one bit per node, so the searches' "is it in the tree?" stays in cache);
-/// pruning clears the bits of the nodes it removes, the listing those of the nodes it lists.
+/// grow (read only for members, so never cleared) and the membership bit (one bit per node, so
+/// the searches' "is it in the tree?" stays in cache); pruning clears the bits of the nodes it
+/// removes, the listing those of the nodes it lists.
 #[derive(Default)]
 struct Scratch {
     seq: Vec<u32>,
