@@ -14,12 +14,13 @@
 //!
 //! A plan's work is proportional to its trees, not to the topology (issue 14): the arrays live in
 //! a per-thread scratch reused from plan to plan (`Forest`); the trees keep their nodes in
-//! insertion order, with parent and child links between insertion numbers; pruning is one
-//! backward pass over them, which also links each kept child into its parent's list in port
-//! order; the plan is listed from those lists; and coordinates come from multiplications by
+//! insertion order, with parent links between insertion numbers; pruning is one backward pass
+//! over them, which turns each kept node into a link of its parent's child list in port order;
+//! the plan is listed from those lists; and coordinates come from multiplications by
 //! precomputed inverses, not divisions. Memory: 4 bytes (the insertion number) and one bit (the
-//! membership) per node of the largest topology a thread has routed on, plus 16 bytes per tree
-//! node of its largest plan; kept until the thread ends.
+//! membership) per node of the largest topology a thread has routed on, plus 8 bytes per tree
+//! node of its largest plan; kept until the thread ends, except that forests of 2²⁵ places or
+//! more give the 4 bytes back before the plan is listed and the 8 after.
 //!
 //! Public: what a tree algorithm needs to grow its tree, in this crate or another —
 //! [`Grid`] (local ids and coordinates), [`LocalTree`] (membership and the ways to grow) and
@@ -150,12 +151,14 @@ pub enum Reach {
 //
 //   bit 31      STEM    on DIAG's stem: its parent serves it first (`LocalTree::mark_stem`)
 //   bit 30      DEST    a destination (set by `LocalTree::prune`)
-//   bits 0–29   PARENT  the parent's insertion number (below 2²⁶, `topology::MAX_NODES`)
+//   bit 29      FED     pruning kept a child of it (its record's place is now its first child)
+//   bits 0–25   PARENT  the parent's insertion number (below 2²⁶, `topology::MAX_NODES`)
 //
-// The origin's word is 0 and never read. Membership is not in the word but in the bitmap.
+// The origin's parent is 0 and never read. Membership is not in the word but in the bitmap.
 const STEM: u32 = 1 << 31;
 const DEST: u32 = 1 << 30;
-const PARENT: u32 = DEST - 1;
+const FED: u32 = 1 << 29;
+const PARENT: u32 = (1 << 26) - 1;
 
 /// The port of the step from a node to the grid neighbour `diff` ids away on `grid`: `2d` up
 /// dimension `d`, `2d + 1` down it, for the dimension whose stride `diff` is (among those with
@@ -171,78 +174,129 @@ fn port(grid: &Grid, diff: u32) -> Option<usize> {
     })
 }
 
-/// The nodes of a plan's trees in insertion order, which is also their insertion number: where
-/// each lies in the forest, its `up` word, and the children pruning kept — the first, and each
-/// child's next sibling, in port order — the compact arrays that pruning and the listing work
-/// on, instead of the mesh-sized ones. Ties between equally close tree nodes go to the earliest
-/// inserted — the node a scan of the tree in insertion order meets first, which is how the
-/// papers' "find a node c in MT closest to u" reads.
+/// The nodes of a plan's trees in insertion order, which is also their insertion number — the
+/// compact array that growth, pruning and the listing work on instead of the mesh-sized ones.
+/// Ties between equally close tree nodes go to the earliest inserted — the node a scan of the
+/// tree in insertion order meets first, which is how the papers' "find a node c in MT closest to
+/// u" reads.
 #[derive(Default)]
 struct Nodes(Vec<TreeNode>);
 
-/// One node of [`Nodes`], its fields side by side: the listing, reaching a child from its
-/// parent's list, finds there the child's own list too.
-#[derive(Clone, Copy)]
-struct TreeNode {
-    place: u32,
-    up: u32,
-    first: u32,
-    next: u32,
-}
-
 impl Nodes {
-    /// Append the node at `place` below `up`; its insertion number.
-    fn push(&mut self, place: usize, up: u32) -> u32 {
-        self.0.push(TreeNode {
-            place: place as u32,
-            up,
-            first: NONE,
-            next: NONE,
-        });
+    /// Append the node at `place` below `up`, `port` ([`port`]) away from its parent; its
+    /// insertion number.
+    fn push(&mut self, place: usize, up: u32, port: Option<usize>) -> u32 {
+        let port = port.map_or(NO_PORT, |p| p as u32);
+        self.0.push(TreeNode(place as u32 | port << PORT_SHIFT, up));
         self.0.len() as u32 - 1
     }
 
-    /// The port of the step from `p` to its child `s` (`usize::MAX`: no grid step).
-    fn port(&self, grid: &Grid, p: u32, s: u32) -> usize {
-        port(
-            grid,
-            self.0[s as usize]
-                .place
-                .wrapping_sub(self.0[p as usize].place),
-        )
-        .unwrap_or(usize::MAX)
+    /// Put kept node `s`, `key` ([`TreeNode::port`]) away from its parent `p`, into `p`'s child
+    /// list, in port order among those kept so far; its next sibling.
+    fn link(&mut self, p: u32, s: u32, key: usize) -> u32 {
+        let (mut before, mut c) = (None, self.0[p as usize].first());
+        while c != NO_LINK && self.0[c as usize].port() < key {
+            (before, c) = (Some(c), self.0[c as usize].next());
+        }
+        match before {
+            None => {
+                let parent = &mut self.0[p as usize];
+                *parent = TreeNode(parent.0 & !PLACE | s, parent.1 | FED);
+            }
+            Some(b) => {
+                let sibling = &mut self.0[b as usize];
+                sibling.1 = sibling.1 & !NO_LINK | s;
+            }
+        }
+        c
     }
 
-    /// Keep `s` as a child of `p`, in port order among those kept so far.
-    fn keep(&mut self, grid: &Grid, p: u32, s: u32) {
-        let key = self.port(grid, p, s);
-        let before_s = |c: u32| c != NONE && self.port(grid, p, c) < key;
-        let (mut before, mut c) = (NONE, self.0[p as usize].first);
-        while before_s(c) {
-            (before, c) = (c, self.0[c as usize].next);
+    /// Turn the record of `s`, whose children are all linked, into a kept node followed by
+    /// `next`.
+    fn keep(&mut self, s: u32, next: u32) {
+        let node = &mut self.0[s as usize];
+        node.1 = next | node.1 & (STEM | FED);
+    }
+}
+
+/// One node of [`Nodes`] in 8 bytes, read two ways. While its tree grows: its place in the
+/// forest with the port of the step from its parent, and its `up` word. Once pruning kept it
+/// (and for a tree's origin once it is pruned): what the listing reads — its first child (in
+/// the place's bits once it is `FED`), the port, its next sibling in port order and the stem
+/// flag (a child's place is its parent's plus the step).
+#[derive(Clone, Copy)]
+struct TreeNode(u32, u32);
+
+// The two words of a node:
+//
+//   word 0   bits 0–25   PLACE, or the first child once FED      bits 26–31  the port (NO_PORT: none)
+//   word 1   growing: the `up` word    kept: bits 0–26 the next sibling (NO_LINK: none), STEM, FED
+//
+// Insertion numbers and places stay below 2²⁶ (`topology::MAX_NODES`) and ports below 52
+// (`topology::MAX_DIMS`).
+const PLACE: u32 = (1 << 26) - 1;
+const PORT_SHIFT: u32 = 26;
+const NO_PORT: u32 = 63;
+const NO_LINK: u32 = (1 << 27) - 1;
+
+impl TreeNode {
+    fn place(self) -> u32 {
+        self.0 & PLACE
+    }
+
+    fn up(self) -> u32 {
+        self.1
+    }
+
+    fn first(self) -> u32 {
+        if self.1 & FED != 0 {
+            self.0 & PLACE
+        } else {
+            NO_LINK
         }
-        self.0[s as usize].next = c;
-        match before {
-            NONE => self.0[p as usize].first = s,
-            b => self.0[b as usize].next = s,
+    }
+
+    fn next(self) -> u32 {
+        self.1 & NO_LINK
+    }
+
+    /// The port of the step from the parent (`usize::MAX`: no grid step), which orders siblings.
+    fn port(self) -> usize {
+        match self.0 >> PORT_SHIFT {
+            NO_PORT => usize::MAX,
+            p => p as usize,
         }
+    }
+
+    fn on_stem(self) -> bool {
+        self.1 & STEM != 0
     }
 }
 
 /// The arrays of a plan's trees, kept per thread from one plan to the next so that a plan
 /// touches only the nodes of its trees: nothing the size of the topology is allocated or
-/// cleared per plan. Per forest place: the insertion number (read only for members, so never
-/// cleared) and the membership bit (one bit per node, so the searches' "is it in the tree?"
-/// stays in cache); every plan clears the bits it set, by its node list, when it is done.
+/// cleared per plan, up to [`LARGE`]. Per forest place: the insertion number while the trees
+/// grow (read only for members, so never cleared) and the membership bit (one bit per node, so
+/// the searches' "is it in the tree?" stays in cache); pruning clears the bits of the nodes it
+/// removes, the listing those of the nodes it lists.
 #[derive(Default)]
 struct Scratch {
     seq: Vec<u32>,
     member: Vec<u64>,
     nodes: Nodes,
+    /// Each tree's offset and its origin's insertion number, by offset.
+    origins: Vec<(u32, u32)>,
+    /// How many membership bits pruning and the listing have cleared.
+    cleared: usize,
     /// The children [`Forest::children`] handed out and not yet asked for: (place, insertion
     /// number).
-    handed: std::cell::RefCell<std::collections::VecDeque<(u32, u32)>>,
+    handed: std::collections::VecDeque<(u32, u32)>,
 }
+
+/// Forests of this many places or more give their insertion numbers back once every tree is
+/// pruned (at 8192², 268 MB), so that the listing's receivers take their room, and their node
+/// list once the plan is listed; smaller ones keep both for the next plan.
+const LARGE: usize = 1 << 25;
 
 thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
@@ -261,9 +315,10 @@ fn clear_bit(bits: &mut [u64], i: usize) {
 }
 
 /// The trees of one plan, one per zone, side by side in one scratch array: the zone trees are
-/// grown one after the other and read together when the plan is listed.
+/// grown and pruned one after the other and read together when the plan is listed.
 pub(crate) struct Forest {
     scratch: Box<Scratch>,
+    len: usize,
 }
 
 impl Forest {
@@ -271,18 +326,22 @@ impl Forest {
     pub(crate) fn new(len: usize) -> Forest {
         let mut scratch = SCRATCH.take().unwrap_or_default();
         if scratch.seq.len() < len {
-            scratch.seq.resize(len, 0);
+            scratch.seq = vec![0; len];
             scratch.member.resize(len.div_ceil(64), 0);
         }
         scratch.nodes.0.clear();
-        scratch.handed.get_mut().clear();
-        Forest { scratch }
+        scratch.origins.clear();
+        scratch.cleared = 0;
+        scratch.handed.clear();
+        Forest { scratch, len }
     }
 
-    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`.
+    /// An empty tree (the origin only) on `grid`, its nodes at `offset…offset + grid.len()`,
+    /// after those of the trees made before.
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
         let s = &mut *self.scratch;
-        s.seq[offset] = s.nodes.push(offset, 0);
+        s.seq[offset] = s.nodes.push(offset, 0, None);
+        s.origins.push((offset as u32, s.seq[offset]));
         set_bit(&mut s.member, offset);
         LocalTree {
             seq: &mut s.seq[offset..offset + grid.len()],
@@ -291,22 +350,31 @@ impl Forest {
             member: &mut s.member,
             offset,
             nodes: &mut s.nodes,
+            cleared: &mut s.cleared,
             route: Vec::new(),
             at: Vec::new(),
         }
     }
 
-    /// The children of `v` in the tree at `offset` on `grid`, in port order — the stem child
-    /// first if `stem_first`, then by dimension, increasing direction first — each as
+    /// Every tree is grown and pruned: the insertion numbers are no longer read, and a
+    /// [`LARGE`] forest gives them back.
+    pub(crate) fn pruned(&mut self) {
+        if self.len >= LARGE {
+            self.scratch.seq = Vec::new();
+        }
+    }
+
+    /// The children of `v` in the pruned tree at `offset` on `grid`, in port order — the stem
+    /// child first if `stem_first`, then by dimension, increasing direction first — each as
     /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. Read from the child list
-    /// pruning left: no grid neighbour is looked at.
+    /// pruning left: no grid neighbour is looked at. `v` leaves the tree's membership.
     ///
     /// The listing asks for the children of the nodes it was handed, in the order it was handed
     /// them (breadth first), so the children handed out wait in a queue with their insertion
-    /// numbers, and `v` is usually the one at its head: found without a look-up in the
-    /// mesh-sized array. Any other `v` (a zone origin, or another order) is looked up.
+    /// numbers, and `v` is the one at its head — or a zone origin, whose insertion number the
+    /// forest keeps.
     pub(crate) fn children(
-        &self,
+        &mut self,
         grid: &Grid,
         offset: usize,
         v: u32,
@@ -315,44 +383,69 @@ impl Forest {
         mut child: impl FnMut(u32, usize, bool),
     ) {
         let Scratch {
-            seq, nodes, handed, ..
-        } = &*self.scratch;
-        let mut handed = handed.borrow_mut();
+            member,
+            nodes,
+            origins,
+            cleared,
+            handed,
+            ..
+        } = &mut *self.scratch;
         let place = (offset + v as usize) as u32;
         let s = match handed.front() {
             Some(&(p, s)) if p == place => {
                 handed.pop_front();
                 s
             }
-            _ => seq[place as usize],
+            _ => {
+                let k = origins.partition_point(|&(o, _)| o < place);
+                debug_assert_eq!(origins[k].0, place, "a zone origin");
+                origins[k].1
+            }
         };
+        clear_bit(member, place as usize);
+        *cleared += 1;
         for pass in [true, false] {
             if pass && !stem_first {
                 continue;
             }
-            let mut k = nodes.0[s as usize].first;
-            while k != NONE {
+            let mut k = nodes.0[s as usize].first();
+            while k != NO_LINK {
                 let node = nodes.0[k as usize];
-                let on_stem = node.up & STEM != 0;
-                let port = nodes.port(grid, s, k);
+                let port = node.port();
                 let (d, up) = (port / 2, port % 2 == 0);
                 let inside =
                     port != usize::MAX && if up { c[d] + 1 < grid.ext[d] } else { c[d] > 0 };
-                if inside && (!stem_first || on_stem == pass) {
-                    handed.push_back((node.place, k));
-                    child(node.place - offset as u32, d, up);
+                if inside && (!stem_first || node.on_stem() == pass) {
+                    let w = if up {
+                        place + grid.stride(d)
+                    } else {
+                        place - grid.stride(d)
+                    };
+                    handed.push_back((w, k));
+                    child(w - offset as u32, d, up);
                 }
-                k = node.next;
+                k = node.next();
             }
         }
     }
 }
 
 impl Drop for Forest {
+    /// Leave the membership bitmap clear for the next plan: the bits left — of trees that were
+    /// not listed whole — are cleared over the forest's range. A [`LARGE`] forest gives its node
+    /// list back, so that the plan's senders take its room.
     fn drop(&mut self) {
-        let Scratch { member, nodes, .. } = &mut *self.scratch;
-        for n in &nodes.0 {
-            clear_bit(member, n.place as usize);
+        let Scratch {
+            member,
+            nodes,
+            cleared,
+            ..
+        } = &mut *self.scratch;
+        if *cleared != nodes.0.len() {
+            member[..self.len.div_ceil(64)].fill(0);
+        }
+        if self.len >= LARGE {
+            *nodes = Nodes::default();
         }
         SCRATCH.set(Some(std::mem::take(&mut self.scratch)));
     }
@@ -373,6 +466,8 @@ pub struct LocalTree<'a> {
     /// The forest's nodes; this tree's from `first` on (after its origin).
     nodes: &'a mut Nodes,
     first: u32,
+    /// The forest's count of cleared membership bits.
+    cleared: &'a mut usize,
     route: Vec<u32>,
     at: Vec<u32>,
 }
@@ -394,7 +489,8 @@ impl LocalTree<'_> {
     pub fn attach(&mut self, child: u32, parent: u32) {
         debug_assert!(!self.contains(child) && self.contains(parent));
         let place = self.offset + child as usize;
-        self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize]);
+        let port = port(&self.grid, child.wrapping_sub(parent));
+        self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize], port);
         set_bit(self.member, place);
     }
 
@@ -402,7 +498,7 @@ impl LocalTree<'_> {
     /// [`crate::algo::reduce::ZoneAlgorithm::stem_first`] says so.
     pub fn mark_stem(&mut self, i: u32) {
         if self.contains(i) {
-            self.nodes.0[self.seq[i as usize] as usize].up |= STEM;
+            self.nodes.0[self.seq[i as usize] as usize].1 |= STEM;
         }
     }
 
@@ -511,29 +607,31 @@ impl LocalTree<'_> {
     }
 
     /// Remove every node whose subtree holds no destination in `dests` (DIAG step 5 "cut the tail
-    /// part of DP", and the unused wraparound links of the torus examples). Children come after
-    /// their parents in insertion order, so one backward pass over the node list decides every
-    /// node and lists it among its parent's children for the listing. Returns the number of edges
-    /// left.
+    /// part of DP", and the unused wraparound links of the torus examples), and turn the kept
+    /// nodes' records into their child lists for the listing: the last use of the tree. Children
+    /// come after their parents in insertion order, so one backward pass over the node list
+    /// decides every node and links it into its parent's list in port order. Returns the number
+    /// of edges left.
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
             if self.contains(u) {
-                self.nodes.0[self.seq[u as usize] as usize].up |= DEST;
+                self.nodes.0[self.seq[u as usize] as usize].1 |= DEST;
             }
         }
         let nodes = &mut *self.nodes;
         let mut kept = 0;
         for s in (self.first..nodes.0.len() as u32).rev() {
-            let TreeNode {
-                place, up, first, ..
-            } = nodes.0[s as usize];
-            if up & DEST != 0 || first != NONE {
-                nodes.keep(&self.grid, up & PARENT, s);
+            let node = nodes.0[s as usize];
+            if node.up() & (DEST | FED) != 0 {
+                let next = nodes.link(node.up() & PARENT, s, node.port());
+                nodes.keep(s, next);
                 kept += 1;
             } else {
-                clear_bit(self.member, place as usize);
+                clear_bit(self.member, node.place() as usize);
+                *self.cleared += 1;
             }
         }
+        nodes.keep(self.first - 1, NO_LINK);
         kept
     }
 }
@@ -658,6 +756,49 @@ mod tests {
             {
                 assert_eq!((div.div(n), div.rem(n)), (n / d, n % d), "{n} / {d}");
             }
+        }
+    }
+
+    /// The links of the forest's pruned tree at offset 0 listed breadth first from its origin
+    /// as `(node, child)`, the forest's slots given back first if it is [`LARGE`].
+    fn listed(mut forest: Forest, grid: &Grid) -> Vec<(u32, u32)> {
+        forest.pruned();
+        let (mut queue, mut out, mut c) =
+            (std::collections::VecDeque::from([0]), vec![], vec![0; 2]);
+        while let Some(v) = queue.pop_front() {
+            grid.coords_into(v, &mut c);
+            forest.children(grid, 0, v, &c, false, |w, _, _| {
+                out.push((v, w));
+                queue.push_back(w);
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn pruning_lists_the_children_in_port_order_and_clears_the_bitmap() {
+        for grid in [Grid::new(&[16, 8]), Grid::new(&[8192, 4096])] {
+            let len = grid.len();
+            let mut forest = Forest::new(len);
+            let mut tree = forest.tree(grid.clone(), 0);
+            let at = |x, y| grid.index(&[x, y]);
+            let (a, b, c) = (at(2, 1), at(1, 2), at(5, 0));
+            tree.connect(0, a);
+            tree.connect(at(1, 0), b);
+            tree.connect(0, c);
+            let want = [
+                (0, at(1, 0)),
+                (at(1, 0), at(2, 0)),
+                (at(1, 0), at(1, 1)),
+                (at(2, 0), at(2, 1)),
+                (at(1, 1), b),
+            ];
+            assert_eq!(tree.prune(&[a, b]), want.len());
+            assert_eq!(listed(forest, &grid), want);
+            let mut forest = Forest::new(len);
+            let tree = forest.tree(grid.clone(), 0);
+            let grown = [at(1, 0), at(2, 0), at(3, 0), at(4, 0), c, a, at(1, 1), b];
+            assert!(grown.iter().all(|&i| !tree.contains(i)), "{len}");
         }
     }
 

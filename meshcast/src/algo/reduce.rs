@@ -219,8 +219,8 @@ pub(crate) fn feeder(b: u32) -> u32 {
 pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
     let (source, dests) = (request.source(), request.destinations());
     let zones = Zones::new(request.shape(), source);
-    let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
-    let (mut to, source_sends) = list(&forest, &plan_zones, algo.stem_first(), links);
+    let (mut forest, plan_zones, links) = grow_zones(algo, &zones, dests);
+    let (mut to, source_sends) = list(&mut forest, &plan_zones, algo.stem_first(), links);
     drop(forest);
     let from = senders(source, source_sends, &mut to);
     Plan::tree(source, dests.to_vec(), from, to)
@@ -288,6 +288,7 @@ fn grow_zones(
         z.offset = Some(offset);
         offset += z.grid.len();
     }
+    forest.pruned();
     (forest, plan_zones, links)
 }
 
@@ -323,7 +324,12 @@ impl PlanZone {
 /// The receivers' list doubles as the breadth-first queue: a receiver is first written as its
 /// [`Place`] and replaced by its counted id when the listing reaches it. Beside the forest the
 /// listing holds 4 bytes per link; the senders (4 more) are written once the forest is gone.
-fn list(forest: &Forest, zones: &[PlanZone], stem_first: bool, links: usize) -> (Vec<u32>, u32) {
+fn list(
+    forest: &mut Forest,
+    zones: &[PlanZone],
+    stem_first: bool,
+    links: usize,
+) -> (Vec<u32>, u32) {
     let places = Places::new(zones);
     let origin = |zi: u32| {
         zones[zi as usize]
