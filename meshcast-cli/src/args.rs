@@ -357,8 +357,8 @@ pub struct ReproduceArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Run only these comma-separated sections: worked, malani, wang, wang-paths, seed002,
-    /// seed003 (the Monte-Carlo tables, about 45 seconds) and flit-seed003-table1,
-    /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, about 75 seconds).
+    /// seed003 (the Monte-Carlo tables, about 40 seconds) and flit-seed003-table1,
+    /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, about 55 seconds).
     #[arg(long, value_name = "NAMES")]
     pub only: Option<String>,
     /// Rewrite the generated tables of this Markdown file in place (between its
