@@ -70,11 +70,55 @@ struct Worm {
     tail: i32,
     /// Flits ejected at the last node.
     ejected: u32,
-    /// Asleep on a wake-up list: skipped until a channel it waits for frees.
-    asleep: bool,
 }
 
 const _: () = assert!(std::mem::size_of::<Worm>() == 64);
+
+/// The awake worms in the order they started (the worm order, with the sleeping worms left
+/// out), so that a cycle passes over no sleeping worm; a worm is put back in its place when it
+/// wakes.
+#[derive(Debug, Default)]
+struct Awake {
+    /// `(start number, worm)`, by start number.
+    list: Vec<(u64, u32)>,
+    /// Per worm, its start number.
+    order: Vec<u64>,
+    /// Worms started so far.
+    started: u64,
+}
+
+impl Awake {
+    /// Worm `id` starts, after every worm in the list.
+    fn start(&mut self, id: u32) {
+        let i = id as usize;
+        if i >= self.order.len() {
+            self.order.resize(i + 1, 0);
+        }
+        self.order[i] = self.started;
+        self.list.push((self.started, id));
+        self.started += 1;
+    }
+
+    /// Where worm `id` is, or belongs, in the list.
+    fn place(&self, id: u32) -> Result<usize, usize> {
+        let key = self.order[id as usize];
+        self.list.binary_search_by_key(&key, |&(k, _)| k)
+    }
+
+    /// Worm `id` wakes: back in its place.
+    fn insert(&mut self, id: u32) {
+        if let Err(at) = self.place(id) {
+            self.list.insert(at, (self.order[id as usize], id));
+        }
+    }
+
+    /// Worm `id` falls asleep or is over.
+    fn remove(&mut self, id: u32) {
+        if let Ok(at) = self.place(id) {
+            self.list.remove(at);
+        }
+    }
+}
 
 /// Worm `tag`'s tail left the router at `node` this cycle: the node holds a copy if the hop
 /// drops one (`copy`), and the worm is over if it was its last hop (`last`).
@@ -102,6 +146,7 @@ pub(crate) struct Network {
     worms: Vec<Worm>,
     free_worms: Vec<u32>,
     active: Vec<u32>,
+    awake: Awake,
     /// Worms whose header failed allocation this cycle: candidates to sleep.
     failed: Vec<u32>,
     /// Per channel, the sleeping worms waiting for one of its virtual channels.
@@ -150,6 +195,7 @@ impl Network {
             worms: Vec::new(),
             free_worms: Vec::new(),
             active: Vec::new(),
+            awake: Awake::default(),
             failed: Vec::new(),
             wake_channel: vec![Vec::new(); links as usize],
             wake_eject: vec![Vec::new(); nodes as usize],
@@ -204,9 +250,9 @@ impl Network {
         w.head = -1;
         w.tail = -1;
         w.ejected = 0;
-        w.asleep = false;
         self.inj_owner[port as usize] = id;
         self.active.push(id);
+        self.awake.start(id);
         Ok(())
     }
 
@@ -216,12 +262,10 @@ impl Network {
         // One pass over the worms for both phases: a worm's allocation changes only its own
         // head and the owners of what it takes, which no other worm's requests read, so the
         // requests, and their order, are those of two separate passes.
-        for i in 0..self.active.len() {
-            let id = self.active[i];
-            if !self.worms[id as usize].asleep {
-                self.allocate(id, now);
-                self.request(id, now);
-            }
+        for i in 0..self.awake.list.len() {
+            let id = self.awake.list[i].1;
+            self.allocate(id, now);
+            self.request(id, now);
         }
         self.switch.arbitrate();
         let moved = self.switch.granted();
@@ -327,7 +371,7 @@ impl Network {
                 let channel = w.hops[(w.head + 1) as usize].channel as usize;
                 self.wake_channel[channel].push(id);
             }
-            self.worms[id as usize].asleep = true;
+            self.awake.remove(id);
         }
         self.failed.clear();
     }
@@ -352,9 +396,9 @@ impl Network {
     }
 
     /// Wake every worm sleeping on `list`.
-    fn wake(worms: &mut [Worm], list: &mut Vec<u32>) {
+    fn wake(awake: &mut Awake, list: &mut Vec<u32>) {
         for id in list.drain(..) {
-            worms[id as usize].asleep = false;
+            awake.insert(id);
         }
     }
 
@@ -453,7 +497,7 @@ impl Network {
             let next = self.worms[id as usize].hops[(pos + 1) as usize];
             self.bufs.vc[next.vc as usize].owner = NONE;
             Self::wake(
-                &mut self.worms,
+                &mut self.awake,
                 &mut self.wake_channel[next.channel as usize],
             );
         }
@@ -477,7 +521,7 @@ impl Network {
             });
         }
         Self::wake(
-            &mut self.worms,
+            &mut self.awake,
             &mut self.wake_channel[hop.channel as usize],
         );
         let w = &mut self.worms[id as usize];
@@ -488,9 +532,10 @@ impl Network {
         let port = w.ej - self.links;
         self.ej_owner[port as usize] = NONE;
         self.free_worms.push(id);
+        self.awake.remove(id);
         self.ended += 1;
         Self::wake(
-            &mut self.worms,
+            &mut self.awake,
             &mut self.wake_eject[(port / self.ports) as usize],
         );
     }
