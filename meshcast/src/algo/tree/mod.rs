@@ -14,6 +14,7 @@ pub mod pair_min;
 pub mod rsa;
 pub mod vh;
 
+use super::local::key_order;
 use super::reduce::{lift, ZoneAlgorithm};
 use super::{Algorithm, Request};
 use crate::plan::Plan;
@@ -34,7 +35,8 @@ fn by_distance(grid: &super::local::Grid, dests: &[u32]) -> Vec<u32> {
 }
 
 /// `dests` sorted by a key made of their coordinates: `key(coords, out)` appends one key of the
-/// same length per destination. Keys are built once, flat; equal keys keep the given order.
+/// same length per destination. Keys are built once, flat, and ordered by
+/// [`key_order`]; equal keys keep the given order.
 fn sorted_by_coords(
     grid: &super::local::Grid,
     dests: &[u32],
@@ -47,10 +49,8 @@ fn sorted_by_coords(
         key(&c, &mut keys);
     }
     let w = keys.len() / dests.len().max(1);
-    let mut order: Vec<u32> = (0..dests.len() as u32).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (a as usize * w, b as usize * w);
-        keys[a..a + w].cmp(&keys[b..b + w])
-    });
-    order.into_iter().map(|k| dests[k as usize]).collect()
+    key_order(&keys, w)
+        .into_iter()
+        .map(|k| dests[k as usize])
+        .collect()
 }
