@@ -357,7 +357,7 @@ pub struct ReproduceArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Run only these comma-separated sections: worked, malani, wang, wang-paths, seed002,
-    /// seed003 (the Monte-Carlo tables, about 40 seconds) and flit-seed003-table1,
+    /// seed003 (the Monte-Carlo tables, about 35 seconds) and flit-seed003-table1,
     /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, about 55 seconds).
     #[arg(long, value_name = "NAMES")]
     pub only: Option<String>,
