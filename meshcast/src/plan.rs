@@ -90,6 +90,7 @@ pub struct Send<'a> {
 
 /// The sends of a plan grouped by sender (a flat index): node `v`'s sends are
 /// `order[first[v]..first[v + 1]]`.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct BySender {
     first: Vec<u32>,
     order: Vec<u32>,
@@ -247,10 +248,17 @@ impl Plan {
         out
     }
 
-    /// The sends grouped by sender, each group in plan order: one count per node up to the
-    /// largest sender, a running sum, and the sends placed from the last, so that each node's
-    /// count ends as the start of its group.
+    /// The sends grouped by sender, each group in plan order.
     pub(crate) fn by_sender(&self) -> BySender {
+        let mut by = BySender::default();
+        self.group_by_sender(&mut by);
+        by
+    }
+
+    /// [`Plan::by_sender`] into `by`'s storage, so that a caller grouping many plans reuses it:
+    /// one count per node up to the largest sender, a running sum, and the sends placed from
+    /// the last, so that each node's count ends as the start of its group.
+    pub(crate) fn group_by_sender(&self, by: &mut BySender) {
         let nodes = self
             .from
             .iter()
@@ -259,21 +267,23 @@ impl Plan {
             .max()
             .unwrap_or(0)
             + 1;
-        let mut first = vec![0u32; nodes + 1];
+        let BySender { first, order } = by;
+        first.clear();
+        first.resize(nodes + 1, 0);
         for f in &self.from {
             first[f.index()] += 1;
         }
         let mut end = 0;
-        for x in &mut first {
+        for x in first.iter_mut() {
             end += *x;
             *x = end;
         }
-        let mut order = vec![0u32; self.from.len()];
+        order.clear();
+        order.resize(self.from.len(), 0);
         for (i, f) in self.from.iter().enumerate().rev() {
             first[f.index()] -= 1;
             order[first[f.index()] as usize] = i as u32;
         }
-        BySender { first, order }
     }
 
     /// Check every rule a plan must keep, for `shape`:

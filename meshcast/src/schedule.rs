@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 
 use crate::eval::{one_port_time_in_order, Metrics};
-use crate::plan::Plan;
+use crate::plan::{BySender, Plan};
 use crate::topology::{Node, Shape};
 
 /// Which port order a plan is evaluated with.
@@ -80,10 +80,8 @@ pub fn wrap_last(plan: &Plan, shape: &Shape) -> Plan {
 /// that measures many plans keeps one per thread, so timing a plan allocates almost nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Buffers {
-    /// Per node, its first send in plan order ([`NONE`] if it sends nothing).
-    first: Vec<u32>,
-    /// Per send, its sender's next send in plan order ([`NONE`] after the last).
-    next: Vec<u32>,
+    /// The sends grouped by sender, each group in plan order.
+    by: BySender,
     /// Per send, its place among its sender's sends in the order being timed.
     position: Vec<u32>,
     /// Per send, its remaining completion time (the optimal order's key).
@@ -92,24 +90,6 @@ pub struct Buffers {
     sorted: Vec<u32>,
     /// Per node, when it holds the message (the playback's table).
     held: Vec<u32>,
-}
-
-/// No send.
-const NONE: u32 = u32::MAX;
-
-impl Buffers {
-    /// Group the sends of `plan` by sender, each group in plan order.
-    fn group(&mut self, plan: &Plan, shape: &Shape) {
-        self.first.clear();
-        self.first.resize(shape.len(), NONE);
-        self.next.clear();
-        self.next.resize(plan.send_count(), NONE);
-        for i in (0..plan.send_count()).rev() {
-            let from = &mut self.first[plan.send(i).from.index()];
-            self.next[i] = *from;
-            *from = i as u32;
-        }
-    }
 }
 
 impl Schedule {
@@ -125,7 +105,7 @@ impl Schedule {
     ) -> Vec<Metrics> {
         let traffic = plan.traffic();
         let all_port_time = one_port_time_in_order(plan, shape, |_| 0, &mut buffers.held);
-        buffers.group(plan, shape);
+        plan.group_by_sender(&mut buffers.by);
         orders
             .iter()
             .map(|&order| {
@@ -149,14 +129,14 @@ impl Schedule {
     /// `plan` with each node's sends put in this order.
     fn reorder(self, plan: &Plan, shape: &Shape) -> Plan {
         let mut buffers = Buffers::default();
-        buffers.group(plan, shape);
+        plan.group_by_sender(&mut buffers.by);
         self.place(plan, shape, &mut buffers);
         let rank: Vec<u64> = buffers.position.iter().map(|&p| u64::from(p)).collect();
         plan.reordered(&rank)
     }
 
     /// Fill `buffers.position` with each send's place among its sender's sends in this order
-    /// (the sends grouped by [`Buffers::group`]).
+    /// (the sends grouped in `buffers.by`).
     fn place(self, plan: &Plan, shape: &Shape, buffers: &mut Buffers) {
         buffers.position.clear();
         buffers.position.resize(plan.send_count(), 0);
@@ -179,16 +159,15 @@ impl Schedule {
 /// wrap-last order with 1 for a wraparound send.
 fn sort_every_sender(plan: &Plan, key: impl Fn(u32) -> u32, buffers: &mut Buffers) {
     let Buffers {
-        first,
-        next,
+        by,
         position,
         sorted,
         ..
     } = buffers;
     for (i, send) in plan.sends().enumerate() {
-        let head = first[send.from.index()];
-        if head == i as u32 {
-            rank_sends(head, next, &key, sorted, position);
+        let sends = by.of(send.from);
+        if sends[0] == i as u32 {
+            rank_sends(sends, &key, sorted, position);
         }
     }
 }
@@ -199,8 +178,7 @@ fn sort_every_sender(plan: &Plan, key: impl Fn(u32) -> u32, buffers: &mut Buffer
 /// own sends are done before the send that reaches it, and each node's sends are sorted once.
 fn longest_first(plan: &Plan, buffers: &mut Buffers) {
     let Buffers {
-        first,
-        next,
+        by,
         position,
         completion,
         sorted,
@@ -208,9 +186,9 @@ fn longest_first(plan: &Plan, buffers: &mut Buffers) {
     } = buffers;
     completion.clear();
     completion.resize(plan.send_count(), 0);
-    let mut place = |head: u32, completion: &[u32]| {
+    let mut place = |node: Node, completion: &[u32]| {
         let longest = |s: u32| u32::MAX - completion[s as usize];
-        let sorted = rank_sends(head, next, &longest, sorted, position);
+        let sorted = rank_sends(by.of(node), &longest, sorted, position);
         let below = sorted.iter().enumerate();
         below
             .map(|(r, &s)| r as u32 + completion[s as usize])
@@ -221,28 +199,23 @@ fn longest_first(plan: &Plan, buffers: &mut Buffers) {
         let send = plan.send(i);
         let done = send.hops.iter().enumerate().filter(|(_, h)| h.drop());
         let longest = done
-            .map(|(j, h)| j as u32 + 1 + place(first[h.node().index()], completion))
+            .map(|(j, h)| j as u32 + 1 + place(h.node(), completion))
             .max();
         completion[i] = longest.unwrap_or(0);
     }
-    place(first[plan.source().index()], completion);
+    place(plan.source(), completion);
 }
 
-/// The sends of one node — `head` and its successors in `next` — sorted by `key`, stably, in
-/// `buffer`; each send's place in that order is written to `position`.
+/// The sends of one node, `sends`, sorted by `key`, stably, in `buffer`; each send's place in
+/// that order is written to `position`.
 fn rank_sends<'a>(
-    head: u32,
-    next: &[u32],
+    sends: &[u32],
     key: &impl Fn(u32) -> u32,
     buffer: &'a mut Vec<u32>,
     position: &mut [u32],
 ) -> &'a [u32] {
     buffer.clear();
-    let mut send = head;
-    while send != NONE {
-        buffer.push(send);
-        send = next[send as usize];
-    }
+    buffer.extend_from_slice(sends);
     if buffer.len() > 1 {
         buffer.sort_by_key(|&s| key(s));
     }
