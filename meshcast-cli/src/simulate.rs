@@ -113,7 +113,9 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "CYCLES")]
     pub drain: Option<u64>,
     /// Stop a point as saturated once its undelivered measured messages rose at this many
-    /// consecutive batch ends and at least doubled (0: never early).
+    /// consecutive batch ends and at least doubled, or once the messages in the system grew by
+    /// more than 15% of those generated and by more than 4 standard deviations over each of this
+    /// many windows of a batch, a batch/BATCHES apart (0: never early).
     #[arg(long, value_name = "BATCHES", default_value_t = EARLY_SATURATION)]
     pub early_saturation: u32,
     /// Messages at most in the network and the source queues, per node: a point beyond it stops
@@ -190,6 +192,9 @@ impl Row {
                 Some(Saturation::Rising) => "saturated (latency rising)".into(),
                 Some(Saturation::Growing(n)) => {
                     format!("saturated (backlog growing, {n} undelivered)")
+                }
+                Some(Saturation::Deficit(n)) => {
+                    format!("saturated (accepting under 85%, {n} messages)")
                 }
                 Some(Saturation::Backlog(n)) => format!("saturated (backlog cap, {n} messages)"),
                 None if r.converged => "ok".into(),

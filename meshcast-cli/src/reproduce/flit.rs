@@ -8,7 +8,7 @@ use anyhow::Result;
 use meshcast::experiment::flit::{measure, points};
 use meshcast::experiment::seed002::{self, Axis};
 use meshcast::experiment::seed003::{self, ABBREVIATIONS, ALGORITHMS, TABLE_1, TABLE_1_TOPOLOGY};
-use meshcast::sim::wormhole::traffic::{simulate_all, Report, Setup};
+use meshcast::sim::wormhole::traffic::{simulate_all, Report, Setup, DEFICIT, DEFICIT_SIGMAS};
 
 use crate::progress::{progress_bar, Count};
 
@@ -96,14 +96,19 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
     let mut out = format!(
         "Ours: warm-up {} cycles, batches of {}, at most {} cycles, drain {}, seed {seed}. Mean \
          multicast latency ± 95% half-width in cycles; \"sat.\" where the network saturated \
-         (undelivered measured messages rising at {} batch ends in a row and doubling, which \
-         stops the run, measured messages undelivered after the drain, or latency rising); † \
-         where the cycle limit came first.\n",
+         (messages in the system growing by over {:.0}% of those generated and over {} standard \
+         deviations in each of {n} windows of a batch, {} cycles apart, or undelivered measured \
+         messages rising at {n} batch ends in a row and doubling — either stops the run —, \
+         measured messages undelivered after the drain, or latency rising); † where the cycle \
+         limit came first.\n",
         m.warmup,
         m.batch,
         m.max_cycles - m.drain,
         m.drain,
-        m.early_saturation
+        DEFICIT * 100.0,
+        DEFICIT_SIGMAS,
+        m.deficit_step(),
+        n = m.early_saturation
     );
     let figures = seed003::figures();
     let setups = figures

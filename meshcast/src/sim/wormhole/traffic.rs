@@ -17,9 +17,12 @@
 //! settings whatever the load.
 //!
 //! **Saturation** is reported instead of a mean when
-//! * the undelivered measured messages rose at each of `early_saturation` consecutive batch ends and at
-//!   least doubled over them ([`Saturation::Growing`]): the network accepts less than is
-//!   offered, and the run stops there instead of running to the cycle limit;
+//! * the messages in the system grew faster than a stable network's fluctuation allows over each
+//!   of `early_saturation` windows of a batch's length, ending a `1/early_saturation` batch apart
+//!   ([`Saturation::Deficit`], see [`Measure::early_saturation`]), or the undelivered measured
+//!   messages rose at each of `early_saturation` consecutive batch ends and at least doubled over
+//!   them ([`Saturation::Growing`]): the network accepts less than is offered, and the run stops
+//!   there instead of running to the cycle limit;
 //! * the backlog cap was reached ([`Saturation::Backlog`]);
 //! * a measured message has not finished by the end of the drain ([`Saturation::Undelivered`]);
 //! * or the confidence interval never closed and the later half of the batch means averages more
@@ -113,8 +116,12 @@ pub struct Measure {
     pub max_cycles: u64,
     /// Cycles at most after the stop for the measured messages to finish.
     pub drain: u64,
-    /// Early saturation: stop when the undelivered measured messages rose at each of this many
-    /// consecutive batch ends and at least doubled over them (0: never stop early).
+    /// Early saturation, `n` (0: never stop early). Stop when the undelivered measured messages
+    /// rose at each of `n` consecutive batch ends and at least doubled over them; or when, over
+    /// each of the last `n` windows of `n` steps of `batch / n` cycles (a step apart, all after
+    /// the warm-up), the messages in the system grew by more than [`DEFICIT`] of the messages
+    /// generated in the window and by more than [`DEFICIT_SIGMAS`] times the square root of the
+    /// two counts' sum.
     pub early_saturation: u32,
     /// Messages at most in the system (waiting at their sources or in the network), per node:
     /// a run that exceeds it stops at once as saturated. It bounds the run's memory.
@@ -124,6 +131,16 @@ pub struct Measure {
 /// [`Measure::early_saturation`]'s default: six batch ends in a row (five rises), which a stable network's
 /// fluctuating backlog practically never shows together with a doubling.
 pub const EARLY_SATURATION: u32 = 5;
+
+/// The share of the offered messages that a window's growth of the messages in the system must
+/// exceed for [`Saturation::Deficit`]: the network accepted less than 85% of what was offered.
+pub const DEFICIT: f64 = 0.15;
+
+/// How many standard deviations of a stable network's fluctuation a window's growth must exceed
+/// for [`Saturation::Deficit`]. A stable network's count of messages in the system is stationary,
+/// with a variance about its mean (as for the M/G/∞ queue, Poisson arrivals); the difference of two
+/// counts a window apart then has a variance about their sum.
+pub const DEFICIT_SIGMAS: f64 = 4.0;
 
 /// [`Measure::max_backlog`]'s default: far above the few messages per node a stable network holds
 /// (Little's law: load × latency), small enough for the largest networks' memory.
@@ -141,6 +158,14 @@ impl Default for Measure {
             early_saturation: EARLY_SATURATION,
             max_backlog: MAX_BACKLOG,
         }
+    }
+}
+
+impl Measure {
+    /// Cycles between the samples of the messages in the system that [`Saturation::Deficit`]
+    /// compares: a batch over [`Measure::early_saturation`], at least 1.
+    pub fn deficit_step(&self) -> u64 {
+        (self.batch / u64::from(self.early_saturation.max(1))).max(1)
     }
 }
 
@@ -188,6 +213,10 @@ pub enum Saturation {
     /// The undelivered measured messages (this many at the stop) rose at each of
     /// [`Measure::early_saturation`] consecutive batch ends and at least doubled: the run stopped early.
     Growing(u64),
+    /// The messages in the system (this many at the stop) outgrew the offered load's share
+    /// [`DEFICIT`] and a stable network's fluctuation over [`Measure::early_saturation`] windows in a
+    /// row: the run stopped early.
+    Deficit(u64),
     /// More messages (this many) in the system than [`Measure::max_backlog`] allows: the run stopped
     /// at once.
     Backlog(u64),
@@ -464,6 +493,55 @@ impl Tallies {
     }
 }
 
+/// The messages in the system and those generated so far, sampled every `batch / n` cycles from
+/// the warm-up on, for [`Saturation::Deficit`] (`n`: [`Measure::early_saturation`]).
+struct Inflow {
+    /// Windows in a row, and steps per window.
+    windows: usize,
+    /// The first sample's cycle: the warm-up's end.
+    from: u64,
+    /// Cycles per step.
+    step: u64,
+    /// The last `2n` samples: (messages in the system, messages generated so far).
+    samples: std::collections::VecDeque<(u64, u64)>,
+}
+
+impl Inflow {
+    fn new(m: &Measure) -> Inflow {
+        let windows = m.early_saturation as usize;
+        Inflow {
+            windows,
+            from: m.warmup,
+            step: m.deficit_step(),
+            samples: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// At cycle `now` of the measurement, with `live` messages in the system and `generated` so
+    /// far: record a sample if one is due, and [`Saturation::Deficit`] when every window of the
+    /// last `n` grew too much.
+    fn at(&mut self, now: u64, live: u64, generated: u64) -> Option<Saturation> {
+        let n = self.windows;
+        if n == 0 || now < self.from || (now - self.from) % self.step != 0 {
+            return None;
+        }
+        if self.samples.len() == 2 * n {
+            self.samples.pop_front();
+        }
+        self.samples.push_back((live, generated));
+        if self.samples.len() < 2 * n {
+            return None;
+        }
+        let grew = |j: usize| {
+            let ((l0, g0), (l1, g1)) = (self.samples[j - n], self.samples[j]);
+            let growth = l1 as f64 - l0 as f64;
+            growth > DEFICIT * (g1 - g0) as f64
+                && growth > DEFICIT_SIGMAS * ((l0 + l1 + 1) as f64).sqrt()
+        };
+        (n..2 * n).all(grew).then_some(Saturation::Deficit(live))
+    }
+}
+
 /// Every node's message generator: exponential inter-arrival times from one ChaCha8 stream, and
 /// the cycle each node generates next.
 struct Generators<'a> {
@@ -557,6 +635,8 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
     let mut next_batch = m.warmup + m.batch;
     let mut stop: Option<u64> = None;
     let mut early: Option<Saturation> = None;
+    let mut inflow = Inflow::new(&m);
+    let mut offered = 0;
     let mut flit_hops = [0; 2];
     let mut now = 0u64;
     loop {
@@ -570,6 +650,7 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
         if window {
             tallies.generated += generated;
         }
+        offered += generated;
         if now == m.warmup {
             flit_hops[0] = sim.net.flit_hops;
         }
@@ -577,6 +658,9 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
         let live = sim.nodes.live();
         if live > cap {
             early = Some(Saturation::Backlog(live));
+        }
+        if stop.is_none() {
+            early = early.or(inflow.at(now, live, offered));
         }
         match stop {
             None if now == next_batch => {
