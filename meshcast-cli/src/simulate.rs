@@ -193,9 +193,7 @@ impl Row {
                 Some(Saturation::Growing(n)) => {
                     format!("saturated (backlog growing, {n} undelivered)")
                 }
-                Some(Saturation::Deficit(n)) => {
-                    format!("saturated (accepting under 85%, {n} messages)")
-                }
+                Some(Saturation::Deficit(n)) => format!("saturated (deficit, {n} messages)"),
                 Some(Saturation::Backlog(n)) => format!("saturated (backlog cap, {n} messages)"),
                 None if r.converged => "ok".into(),
                 None => "cycle limit".into(),
