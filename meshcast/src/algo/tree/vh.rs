@@ -38,15 +38,15 @@ impl ZoneAlgorithm for Vh {
             let mut d = c.len() - 1;
             let mut w = u;
             while !tree.contains(w) {
-                route.push(w);
                 while c[d] == 0 {
                     d -= 1;
                 }
+                route.push((w, d));
                 c[d] -= 1;
                 w -= tree.grid.stride(d);
             }
-            while let Some(next) = route.pop() {
-                tree.attach(next, w);
+            while let Some((next, d)) = route.pop() {
+                tree.attach_up(next, w, d);
                 w = next;
             }
         }
