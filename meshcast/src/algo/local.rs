@@ -571,25 +571,20 @@ impl LocalTree<'_> {
         let mut at = std::mem::take(&mut self.at);
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
-        let (lo, hi) = (at[0], self.room(&at, 0, both_ways));
-        let mut best = Nearest::default();
-        let mut j = 0;
-        while j <= best.dist {
-            self.shell(u, &at, 1, j, both_ways, &mut |row| {
-                let (p, far) = (self.offset + row as usize, best.dist - j);
-                if let Some(t) = nearest_below(self.member, p, lo.min(far)) {
-                    best.offer(j + t, row - t, self.seq);
-                }
-                // Above `p` itself, which the search below has seen.
-                let above = hi.min(far).checked_sub(1);
-                if let Some(t) = above.and_then(|max| nearest_above(self.member, p + 1, max)) {
-                    best.offer(j + t + 1, row + t + 1, self.seq);
-                }
-            });
-            j += 1;
+        let mut search = Search {
+            shell: 0,
+            below: at[0],
+            above: self.room(&at, 0, both_ways),
+            dist: u32::MAX,
+            node: NONE,
+            seq: NONE,
+        };
+        while search.shell <= search.dist {
+            self.shell(u, &at, 1, search.shell, both_ways, &mut search);
+            search.shell += 1;
         }
         self.at = at;
-        best.node
+        search.node
     }
 
     /// How far the search may step up dimension `d` from coordinates `c`.
@@ -601,35 +596,60 @@ impl LocalTree<'_> {
         }
     }
 
-    /// Visit every node `v` with `|vₑ − cₑ|` summing to `r` over dimensions `d…` (and equal to
-    /// `c`'s before `d`), stepping up only as far as [`LocalTree::room`] lets; `i` is the id of
-    /// the node with coordinates `c`. The last dimension takes what is left of `r`, so only the
-    /// dimensions before it recurse: none in 2D, one level in 3D.
-    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, f: &mut impl FnMut(u32)) {
+    /// Search the rows through every node `v` with `|vₑ − cₑ|` summing to `r` over dimensions
+    /// `d…` (and equal to `c`'s before `d`), stepping up only as far as [`LocalTree::room`]
+    /// lets; `i` is the id of the node with coordinates `c`. Only the dimensions before the last
+    /// recurse ([`LocalTree::ends`] takes the last): none in 2D, one level in 3D.
+    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, search: &mut Search) {
         let rank = self.grid.rank();
-        if d == rank {
+        if d + 1 >= rank {
+            return self.ends(i, c, d, r, both_ways, search);
+        }
+        let (s, lo, hi) = (self.grid.stride(d), c[d], self.room(c, d, both_ways));
+        for k in 0..=r.min(lo.max(hi)) {
+            let below = (k <= lo).then(|| i - k * s);
+            let above = (k <= hi && k > 0).then(|| i + k * s);
+            for v in below.into_iter().chain(above) {
+                if d + 2 == rank {
+                    self.ends(v, c, d + 1, r - k, both_ways, search);
+                } else {
+                    self.shell(v, c, d + 1, r - k, both_ways, search);
+                }
+            }
+        }
+    }
+
+    /// [`LocalTree::shell`] in the last dimension `d`, which takes all of `r`: the rows `r`
+    /// below and above `i` along it (in 1D, `d` is past the last: `i`'s row, at distance 0).
+    #[inline(always)]
+    fn ends(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, search: &mut Search) {
+        if d == self.grid.rank() {
             if r == 0 {
-                f(i);
+                self.search_row(i, search);
             }
             return;
         }
         let (s, lo, hi) = (self.grid.stride(d), c[d], self.room(c, d, both_ways));
-        if d + 1 == rank {
-            if r <= lo {
-                f(i - r * s);
-            }
-            if r <= hi && r > 0 {
-                f(i + r * s);
-            }
-            return;
+        if r <= lo {
+            self.search_row(i - r * s, search);
         }
-        for k in 0..=r.min(lo.max(hi)) {
-            if k <= lo {
-                self.shell(i - k * s, c, d + 1, r - k, both_ways, f);
-            }
-            if k <= hi && k > 0 {
-                self.shell(i + k * s, c, d + 1, r - k, both_ways, f);
-            }
+        if r <= hi && r > 0 {
+            self.search_row(i + r * s, search);
+        }
+    }
+
+    /// Offer `search` the tree nodes nearest `row` along it on either side, if near enough to
+    /// matter.
+    #[inline(always)]
+    fn search_row(&self, row: u32, search: &mut Search) {
+        let (p, far) = (self.offset + row as usize, search.dist - search.shell);
+        if let Some(t) = nearest_below(self.member, p, search.below.min(far)) {
+            search.offer(search.shell + t, row - t, self.seq);
+        }
+        // Above `p` itself, which the search below has seen.
+        let above = search.above.min(far).checked_sub(1);
+        if let Some(t) = above.and_then(|max| nearest_above(self.member, p + 1, max)) {
+            search.offer(search.shell + t + 1, row + t + 1, self.seq);
         }
     }
 
@@ -663,43 +683,30 @@ impl LocalTree<'_> {
     }
 }
 
-/// The best tree node [`LocalTree::closest`] has seen so far: the least distance, and among
-/// equals the least insertion number (looked up only once a tie asks for it).
-struct Nearest {
+/// One search of [`LocalTree::closest`]: the shell being searched, how far its rows reach
+/// along dimension 0 from the destination's coordinate, and the best tree node seen so far —
+/// the least distance, and among equals the least insertion number (looked up only once a tie
+/// asks for it).
+struct Search {
+    shell: u32,
+    below: u32,
+    above: u32,
     dist: u32,
     node: u32,
     seq: u32,
 }
 
-impl Default for Nearest {
-    fn default() -> Nearest {
-        Nearest {
-            dist: u32::MAX,
-            node: NONE,
-            seq: NONE,
-        }
-    }
-}
-
-impl Nearest {
+impl Search {
     /// Tree node `v` at distance `dist`; `seq` holds the insertion numbers.
     fn offer(&mut self, dist: u32, v: u32, seq: &[u32]) {
         if dist < self.dist {
-            *self = Nearest {
-                dist,
-                node: v,
-                seq: NONE,
-            };
+            (self.dist, self.node, self.seq) = (dist, v, NONE);
         } else if dist == self.dist {
             if self.seq == NONE {
                 self.seq = seq[self.node as usize];
             }
             if seq[v as usize] < self.seq {
-                *self = Nearest {
-                    dist,
-                    node: v,
-                    seq: seq[v as usize],
-                };
+                (self.node, self.seq) = (v, seq[v as usize]);
             }
         }
     }
