@@ -599,22 +599,27 @@ impl LocalTree<'_> {
     /// Search the rows through every node `v` with `|vₑ − cₑ|` summing to `r` over dimensions
     /// `d…` (and equal to `c`'s before `d`), stepping up only as far as [`LocalTree::room`]
     /// lets; `i` is the id of the node with coordinates `c`. Only the dimensions before the last
-    /// recurse ([`LocalTree::ends`] takes the last): none in 2D, one level in 3D.
+    /// recurse ([`LocalTree::planes`]); [`LocalTree::ends`] takes the last, inline: no call in
+    /// 2D, one per plane in 3D.
+    #[inline(always)]
     fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, search: &mut Search) {
-        let rank = self.grid.rank();
-        if d + 1 >= rank {
-            return self.ends(i, c, d, r, both_ways, search);
+        if d + 1 >= self.grid.rank() {
+            self.ends(i, c, d, r, both_ways, search);
+        } else {
+            self.planes(i, c, d, r, both_ways, search);
         }
+    }
+
+    /// [`LocalTree::shell`] in a dimension `d` before the last: each share `k` of `r` that `d`
+    /// can take, below and above `i`, leaves `r − k` to the dimensions after it.
+    fn planes(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, search: &mut Search) {
         let (s, lo, hi) = (self.grid.stride(d), c[d], self.room(c, d, both_ways));
         for k in 0..=r.min(lo.max(hi)) {
-            let below = (k <= lo).then(|| i - k * s);
-            let above = (k <= hi && k > 0).then(|| i + k * s);
-            for v in below.into_iter().chain(above) {
-                if d + 2 == rank {
-                    self.ends(v, c, d + 1, r - k, both_ways, search);
-                } else {
-                    self.shell(v, c, d + 1, r - k, both_ways, search);
-                }
+            if k <= lo {
+                self.shell(i - k * s, c, d + 1, r - k, both_ways, search);
+            }
+            if k <= hi && k > 0 {
+                self.shell(i + k * s, c, d + 1, r - k, both_ways, search);
             }
         }
     }
@@ -643,13 +648,22 @@ impl LocalTree<'_> {
     #[inline(always)]
     fn search_row(&self, row: u32, search: &mut Search) {
         let (p, far) = (self.offset + row as usize, search.dist - search.shell);
+        if far == 0 {
+            // Only `row` itself can tie with the best.
+            if bit(self.member, p) {
+                search.offer(search.shell, row, self.seq);
+            }
+            return;
+        }
         if let Some(t) = nearest_below(self.member, p, search.below.min(far)) {
             search.offer(search.shell + t, row - t, self.seq);
         }
         // Above `p` itself, which the search below has seen.
-        let above = search.above.min(far).checked_sub(1);
-        if let Some(t) = above.and_then(|max| nearest_above(self.member, p + 1, max)) {
-            search.offer(search.shell + t + 1, row + t + 1, self.seq);
+        let above = search.above.min(far);
+        if above > 0 {
+            if let Some(t) = nearest_above(self.member, p + 1, above - 1) {
+                search.offer(search.shell + t + 1, row + t + 1, self.seq);
+            }
         }
     }
 
