@@ -771,6 +771,9 @@ pub(crate) struct Picker {
     taken: Vec<bool>,
     by_dim: Vec<Vec<u32>>,
     cursor: Vec<usize>,
+    /// The index in `ids` of the destination [`Picker::min_in`] returned last, which is
+    /// usually the one taken next.
+    last: usize,
 }
 
 impl Picker {
@@ -796,6 +799,7 @@ impl Picker {
             ids,
             by_dim,
             cursor: vec![0; n],
+            last: 0,
         }
     }
 
@@ -806,11 +810,16 @@ impl Picker {
         while *c < list.len() && self.taken[list[*c] as usize] {
             *c += 1;
         }
-        list.get(*c).map(|&k| self.ids[k as usize])
+        self.last = *list.get(*c)? as usize;
+        Some(self.ids[self.last])
     }
 
     pub(crate) fn take(&mut self, u: u32) {
-        let k = self.ids.binary_search(&u).expect("a destination");
+        let k = if self.ids.get(self.last) == Some(&u) {
+            self.last
+        } else {
+            self.ids.binary_search(&u).expect("a destination")
+        };
         self.taken[k] = true;
     }
 }
