@@ -468,7 +468,8 @@ pub struct LocalTree<'a> {
     first: u32,
     /// The forest's count of cleared membership bits.
     cleared: &'a mut usize,
-    route: Vec<u32>,
+    /// [`LocalTree::connect`]'s route: each node with the port of the step to it.
+    route: Vec<(u32, usize)>,
     at: Vec<u32>,
 }
 
@@ -487,9 +488,19 @@ impl LocalTree<'_> {
     /// `child`). A child that is no neighbour of its parent is not a link: the plan leaves it
     /// out, and the validator then reports the destinations it cut off.
     pub fn attach(&mut self, child: u32, parent: u32) {
+        self.add(child, parent, port(&self.grid, child.wrapping_sub(parent)));
+    }
+
+    /// [`LocalTree::attach`] `child` one step up dimension `d` from `parent`, whose port is
+    /// known: `2d` (see [`port`]).
+    pub(crate) fn attach_up(&mut self, child: u32, parent: u32, d: usize) {
+        self.add(child, parent, Some(2 * d));
+    }
+
+    /// [`LocalTree::attach`] with the port of the step already known.
+    fn add(&mut self, child: u32, parent: u32, port: Option<usize>) {
         debug_assert!(!self.contains(child) && self.contains(parent));
         let place = self.offset + child as usize;
-        let port = port(&self.grid, child.wrapping_sub(parent));
         self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize], port);
         set_bit(self.member, place);
     }
@@ -508,24 +519,34 @@ impl LocalTree<'_> {
     /// once and the result stays a tree.
     pub fn connect(&mut self, from: u32, to: u32) {
         debug_assert!(self.contains(from));
+        if from == to {
+            return;
+        }
         let mut route = std::mem::take(&mut self.route);
         route.clear();
-        route.push(from);
+        route.push((from, 0));
         let mut at = from;
         let mut last_in_tree = 0;
         for d in 0..self.grid.rank() {
             let (a, b) = (self.grid.coord(from, d), self.grid.coord(to, d));
+            // The step and its port (see [`port`]): up dimension `d` is `2d`, down `2d + 1`.
             let s = self.grid.stride(d);
+            let (step, port) = if a < b {
+                (s, 2 * d)
+            } else {
+                (s.wrapping_neg(), 2 * d + 1)
+            };
             for _ in 0..a.abs_diff(b) {
-                at = if a < b { at + s } else { at - s };
+                at = at.wrapping_add(step);
                 if self.contains(at) {
                     last_in_tree = route.len();
                 }
-                route.push(at);
+                route.push((at, port));
             }
         }
         for k in last_in_tree + 1..route.len() {
-            self.attach(route[k], route[k - 1]);
+            let ((child, port), (parent, _)) = (route[k], route[k - 1]);
+            self.add(child, parent, Some(port));
         }
         self.route = route;
     }
@@ -550,29 +571,20 @@ impl LocalTree<'_> {
         let mut at = std::mem::take(&mut self.at);
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
-        let (lo, hi) = (at[0], self.room(&at, 0, both_ways));
-        // (distance, node, its insertion number once a tie asks for it)
-        let mut best = (u32::MAX, NONE, None);
-        let seq = |v: u32| self.seq[v as usize];
-        let mut j = 0;
-        while j <= best.0 {
-            self.shell(u, &at, 1, j, both_ways, &mut |row| {
-                let (p, far) = (self.offset + row as usize, best.0 - j);
-                let below = nearest_below(self.member, p, lo.min(far)).map(|t| (t, row - t));
-                let above = nearest_above(self.member, p, hi.min(far)).map(|t| (t, row + t));
-                for (t, v) in below.into_iter().chain(above) {
-                    if j + t < best.0 {
-                        best = (j + t, v, None);
-                    } else if j + t == best.0 && seq(v) < *best.2.get_or_insert_with(|| seq(best.1))
-                    {
-                        best = (j + t, v, Some(seq(v)));
-                    }
-                }
-            });
-            j += 1;
+        let mut search = Search {
+            shell: 0,
+            below: at[0],
+            above: self.room(&at, 0, both_ways),
+            dist: u32::MAX,
+            node: NONE,
+            seq: NONE,
+        };
+        while search.shell <= search.dist {
+            self.shell(u, &at, 1, search.shell, both_ways, &mut search);
+            search.shell += 1;
         }
         self.at = at;
-        best.1
+        search.node
     }
 
     /// How far the search may step up dimension `d` from coordinates `c`.
@@ -584,24 +596,73 @@ impl LocalTree<'_> {
         }
     }
 
-    /// Visit every node `v` with `|vₑ − cₑ|` summing to `r` over dimensions `d…` (and equal to
-    /// `c`'s before `d`), stepping up only as far as [`LocalTree::room`] lets; `i` is the id of
-    /// the node with coordinates `c`.
-    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, f: &mut impl FnMut(u32)) {
+    /// Search the rows through every node `v` with `|vₑ − cₑ|` summing to `r` over dimensions
+    /// `d…` (and equal to `c`'s before `d`), stepping up only as far as [`LocalTree::room`]
+    /// lets; `i` is the id of the node with coordinates `c`. Only the dimensions before the last
+    /// recurse ([`LocalTree::planes`]); [`LocalTree::ends`] takes the last, inline: no call in
+    /// 2D, one per plane in 3D.
+    #[inline(always)]
+    fn shell(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, search: &mut Search) {
+        if d + 1 >= self.grid.rank() {
+            self.ends(i, c, d, r, both_ways, search);
+        } else {
+            self.planes(i, c, d, r, both_ways, search);
+        }
+    }
+
+    /// [`LocalTree::shell`] in a dimension `d` before the last: each share `k` of `r` that `d`
+    /// can take, below and above `i`, leaves `r − k` to the dimensions after it.
+    fn planes(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, search: &mut Search) {
+        let (s, lo, hi) = (self.grid.stride(d), c[d], self.room(c, d, both_ways));
+        for k in 0..=r.min(lo.max(hi)) {
+            if k <= lo {
+                self.shell(i - k * s, c, d + 1, r - k, both_ways, search);
+            }
+            if k <= hi && k > 0 {
+                self.shell(i + k * s, c, d + 1, r - k, both_ways, search);
+            }
+        }
+    }
+
+    /// [`LocalTree::shell`] in the last dimension `d`, which takes all of `r`: the rows `r`
+    /// below and above `i` along it (in 1D, `d` is past the last: `i`'s row, at distance 0).
+    #[inline(always)]
+    fn ends(&self, i: u32, c: &[u32], d: usize, r: u32, both_ways: bool, search: &mut Search) {
         if d == self.grid.rank() {
             if r == 0 {
-                f(i);
+                self.search_row(i, search);
             }
             return;
         }
         let (s, lo, hi) = (self.grid.stride(d), c[d], self.room(c, d, both_ways));
-        let last = d + 1 == self.grid.rank();
-        for k in (if last { r } else { 0 })..=r.min(lo.max(hi)) {
-            if k <= lo {
-                self.shell(i - k * s, c, d + 1, r - k, both_ways, f);
+        if r <= lo {
+            self.search_row(i - r * s, search);
+        }
+        if r <= hi && r > 0 {
+            self.search_row(i + r * s, search);
+        }
+    }
+
+    /// Offer `search` the tree nodes nearest `row` along it on either side, if near enough to
+    /// matter.
+    #[inline(always)]
+    fn search_row(&self, row: u32, search: &mut Search) {
+        let (p, far) = (self.offset + row as usize, search.dist - search.shell);
+        if far == 0 {
+            // Only `row` itself can tie with the best.
+            if bit(self.member, p) {
+                search.offer(search.shell, row, self.seq);
             }
-            if k <= hi && k > 0 {
-                self.shell(i + k * s, c, d + 1, r - k, both_ways, f);
+            return;
+        }
+        if let Some(t) = nearest_below(self.member, p, search.below.min(far)) {
+            search.offer(search.shell + t, row - t, self.seq);
+        }
+        // Above `p` itself, which the search below has seen.
+        let above = search.above.min(far);
+        if above > 0 {
+            if let Some(t) = nearest_above(self.member, p + 1, above - 1) {
+                search.offer(search.shell + t + 1, row + t + 1, self.seq);
             }
         }
     }
@@ -633,6 +694,35 @@ impl LocalTree<'_> {
         }
         nodes.keep(self.first - 1, NO_LINK);
         kept
+    }
+}
+
+/// One search of [`LocalTree::closest`]: the shell being searched, how far its rows reach
+/// along dimension 0 from the destination's coordinate, and the best tree node seen so far —
+/// the least distance, and among equals the least insertion number (looked up only once a tie
+/// asks for it).
+struct Search {
+    shell: u32,
+    below: u32,
+    above: u32,
+    dist: u32,
+    node: u32,
+    seq: u32,
+}
+
+impl Search {
+    /// Tree node `v` at distance `dist`; `seq` holds the insertion numbers.
+    fn offer(&mut self, dist: u32, v: u32, seq: &[u32]) {
+        if dist < self.dist {
+            (self.dist, self.node, self.seq) = (dist, v, NONE);
+        } else if dist == self.dist {
+            if self.seq == NONE {
+                self.seq = seq[self.node as usize];
+            }
+            if seq[v as usize] < self.seq {
+                (self.node, self.seq) = (v, seq[v as usize]);
+            }
+        }
     }
 }
 
@@ -681,6 +771,9 @@ pub(crate) struct Picker {
     taken: Vec<bool>,
     by_dim: Vec<Vec<u32>>,
     cursor: Vec<usize>,
+    /// The index in `ids` of the destination [`Picker::min_in`] returned last, which is
+    /// usually the one taken next.
+    last: usize,
 }
 
 impl Picker {
@@ -706,6 +799,7 @@ impl Picker {
             ids,
             by_dim,
             cursor: vec![0; n],
+            last: 0,
         }
     }
 
@@ -716,11 +810,16 @@ impl Picker {
         while *c < list.len() && self.taken[list[*c] as usize] {
             *c += 1;
         }
-        list.get(*c).map(|&k| self.ids[k as usize])
+        self.last = *list.get(*c)? as usize;
+        Some(self.ids[self.last])
     }
 
     pub(crate) fn take(&mut self, u: u32) {
-        let k = self.ids.binary_search(&u).expect("a destination");
+        let k = if self.ids.get(self.last) == Some(&u) {
+            self.last
+        } else {
+            self.ids.binary_search(&u).expect("a destination")
+        };
         self.taken[k] = true;
     }
 }
@@ -733,7 +832,9 @@ impl Picker {
 /// 32-bit position, which keeps the lexicographic order of the words, and the integers are put
 /// in order by a least-significant-digit radix sort over the key bits, one counting pass per
 /// byte: each pass is stable, so equal keys stay in position order, and the work is linear in
-/// the number of keys, without comparing slices (issue 14). Longer keys take the comparison sort.
+/// the number of keys, without comparing slices (issue 14); up to [`FEW_KEYS`] keys, the
+/// integers — distinct, their positions differ — are sorted by comparison instead, which gives
+/// the same order. Longer keys take the comparison sort of the slices.
 pub(crate) fn key_order(keys: &[u32], width: usize) -> Vec<u32> {
     let count = keys.len() / width.max(1);
     let mut bits = vec![0u32; width];
@@ -763,24 +864,39 @@ pub(crate) fn key_order(keys: &[u32], width: usize) -> Vec<u32> {
             word << 32 | k as u128
         })
         .collect();
-    let mut spare = vec![0u128; count];
-    for shift in (32..32 + total).step_by(8) {
+    if count <= FEW_KEYS {
+        // Distinct integers (the positions differ): any sort gives the radix sort's order.
+        packed.sort_unstable();
+    } else {
+        radix_sort(&mut packed, total);
+    }
+    packed.into_iter().map(|p| p as u32).collect()
+}
+
+/// Up to this many keys, [`key_order`] sorts its packed integers by comparison: the radix sort's
+/// 256 counters per pass cost more than comparing so few.
+const FEW_KEYS: usize = 128;
+
+/// Sort `packed` by the `key_bits` bits above bit 32, stably: one counting pass per byte, least
+/// significant first.
+fn radix_sort(packed: &mut Vec<u128>, key_bits: u32) {
+    let mut spare = vec![0u128; packed.len()];
+    for shift in (32..32 + key_bits).step_by(8) {
         let digit = |p: u128| (p >> shift) as usize & 0xff;
         let mut start = [0usize; 256];
-        for &p in &packed {
+        for &p in packed.iter() {
             start[digit(p)] += 1;
         }
         let mut sum = 0;
         for s in &mut start {
             (*s, sum) = (sum, sum + *s);
         }
-        for &p in &packed {
+        for &p in packed.iter() {
             spare[start[digit(p)]] = p;
             start[digit(p)] += 1;
         }
-        std::mem::swap(&mut packed, &mut spare);
+        std::mem::swap(packed, &mut spare);
     }
-    packed.into_iter().map(|p| p as u32).collect()
 }
 
 #[cfg(test)]
@@ -923,7 +1039,7 @@ mod tests {
 
         #[test]
         fn shells_find_the_nearest_tree_node(
-            ext in prop::collection::vec(1u32..6, 1..4),
+            ext in prop::collection::vec(1u32..6, 1..5),
             targets in prop::collection::vec(any::<u32>(), 1..6),
             probes in prop::collection::vec(any::<u32>(), 1..10),
         ) {

@@ -72,7 +72,7 @@ pub(super) fn grow_stem(tree: &mut LocalTree, dests: &[u32]) -> Vec<u32> {
             .expect("not at the diagonal node yet");
         at[dim] += 1;
         let next = node + tree.grid.stride(dim);
-        tree.attach(next, node);
+        tree.attach_up(next, node, dim);
         tree.mark_stem(next);
         stem.push(next);
         node = next;

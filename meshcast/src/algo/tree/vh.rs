@@ -45,8 +45,14 @@ impl ZoneAlgorithm for Vh {
                 c[d] -= 1;
                 w -= tree.grid.stride(d);
             }
+            // Forward again the route climbs the dimensions in increasing order (those of one
+            // node skipped: they share the next one's stride).
+            let mut d = 0;
             while let Some(next) = route.pop() {
-                tree.attach(next, w);
+                while tree.grid.extent(d) == 1 || w + tree.grid.stride(d) != next {
+                    d += 1;
+                }
+                tree.attach_up(next, w, d);
                 w = next;
             }
         }
