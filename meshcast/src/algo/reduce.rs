@@ -89,6 +89,9 @@ pub trait ZoneAlgorithm: Sync {
 /// The zones of `shape` around `source`.
 pub(crate) struct Zones<'a> {
     shape: &'a Shape,
+    /// The shape's ids as a grid (dimension 0 fastest, as the shape's): a node's global
+    /// coordinates without a division.
+    whole: Grid,
     source: Vec<u32>,
     /// Nodes on the positive and negative side of the source, per dimension.
     pos: Vec<u32>,
@@ -109,6 +112,7 @@ impl<'a> Zones<'a> {
             .unzip();
         Zones {
             shape,
+            whole: Grid::new(shape.dims()),
             source,
             pos,
             neg,
@@ -126,9 +130,11 @@ impl<'a> Zones<'a> {
         let mut zone = 0u32;
         for (i, (&x, l)) in g.iter().zip(local).enumerate() {
             let (s, k) = (self.source[i], self.shape.dims()[i]);
+            // On a torus, (x − s) mod k: x + k − s lies in [1, 2k − 1].
             let delta = match self.shape.kind() {
                 Kind::Mesh => x.wrapping_sub(s),
-                Kind::Torus => (x + k - s) % k,
+                Kind::Torus if x >= s => x - s,
+                Kind::Torus => x + k - s,
             };
             *l = if delta < self.pos[i] {
                 delta
@@ -244,9 +250,7 @@ fn grow_zones(
         .iter()
         .enumerate()
         .map(|(k, &d)| {
-            for (i, c) in g.iter_mut().enumerate() {
-                *c = shape.coord(d, i);
-            }
+            zones.whole.coords_into(d.0, &mut g);
             (zones.locate_into(&g, &mut local[k * n..(k + 1) * n]), k)
         })
         .collect();
