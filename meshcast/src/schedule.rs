@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 
 use crate::eval::{one_port_time_in_order, Metrics};
-use crate::plan::{BySender, Plan};
+use crate::plan::{BySender, Plan, PlanKind};
 use crate::topology::{Node, Shape};
 
 /// Which port order a plan is evaluated with.
@@ -110,17 +110,18 @@ impl Schedule {
         orders
             .iter()
             .map(|&order| {
-                order.place(plan, shape, buffers);
+                let last = order.place(plan, shape, buffers);
                 let position = &buffers.position;
+                // Every leaf of a tree plan is a destination: the last node to hold the message
+                // is one.
+                let one_port_time = match last {
+                    Some(t) if plan.kind() == PlanKind::Tree => t,
+                    _ => one_port_time_in_order(plan, shape, |i| position[i], &mut buffers.held),
+                };
                 Metrics {
                     traffic,
                     additional_traffic: traffic.saturating_sub(plan.destinations().len() as u32),
-                    one_port_time: one_port_time_in_order(
-                        plan,
-                        shape,
-                        |i| position[i],
-                        &mut buffers.held,
-                    ),
+                    one_port_time,
                     all_port_time,
                 }
             })
@@ -137,8 +138,9 @@ impl Schedule {
     }
 
     /// Fill `buffers.position` with each send's place among its sender's sends in this order
-    /// (the sends grouped in `buffers.by`).
-    fn place(self, plan: &Plan, shape: &Shape, buffers: &mut Buffers) {
+    /// (the sends grouped in `buffers.by`). The optimal order also gives the time the last node
+    /// to receive holds the message, since it ranks by it ([`longest_first`]).
+    fn place(self, plan: &Plan, shape: &Shape, buffers: &mut Buffers) -> Option<u32> {
         buffers.position.clear();
         buffers.position.resize(plan.send_count(), 0);
         match self {
@@ -149,8 +151,9 @@ impl Schedule {
                         position[s as usize] = place as u32;
                     }
                 }
+                None
             }
-            Schedule::Optimal => longest_first(plan, buffers),
+            Schedule::Optimal => Some(longest_first(plan, buffers)),
             Schedule::WrapLast => {
                 let Buffers {
                     by,
@@ -167,6 +170,7 @@ impl Schedule {
                 for sends in by.groups() {
                     rank_sends(sends, |s| key[s as usize], sorted, position);
                 }
+                None
             }
         }
     }
@@ -176,7 +180,9 @@ impl Schedule {
 /// completion of send `i` is the time from its start until every node it drops a copy at, and
 /// everything below, holds the message. Sends are listed causally, so in reverse order a node's
 /// own sends are done before the send that reaches it, and each node's sends are ranked once.
-fn longest_first(plan: &Plan, buffers: &mut Buffers) {
+/// Returns the source's completion: when, in this order, the last node to receive holds the
+/// message.
+fn longest_first(plan: &Plan, buffers: &mut Buffers) -> u32 {
     let Buffers {
         by,
         position,
@@ -207,7 +213,7 @@ fn longest_first(plan: &Plan, buffers: &mut Buffers) {
             .max();
         completion[i] = longest.unwrap_or(0);
     }
-    place(plan.source(), completion);
+    place(plan.source(), completion)
 }
 
 /// Senders with at most this many sends are ranked by counting, larger ones by sorting.
