@@ -104,7 +104,47 @@ impl BySender {
             _ => &[],
         }
     }
+
+    /// The sends of every node by node id, from node 0 up to the largest sender (a node that
+    /// sends nothing has an empty group).
+    pub(crate) fn groups(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        self.first
+            .windows(2)
+            .map(|w| &self.order[w[0] as usize..w[1] as usize])
+    }
 }
+
+/// The iterator of [`Plan::sends`]: each send's hops start where the previous send's end, so
+/// the sends are walked without looking an index up per send.
+struct Sends<'a> {
+    from: std::slice::Iter<'a, Node>,
+    /// Where each send's hops end; none while every send has one hop.
+    ends: Option<std::slice::Iter<'a, u32>>,
+    hops: &'a [Hop],
+    start: usize,
+}
+
+impl<'a> Iterator for Sends<'a> {
+    type Item = Send<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Send<'a>> {
+        let from = *self.from.next()?;
+        let end = match &mut self.ends {
+            None => self.start + 1,
+            Some(ends) => *ends.next()? as usize,
+        };
+        let hops = &self.hops[self.start..end];
+        self.start = end;
+        Some(Send { from, hops })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.from.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Sends<'_> {}
 
 /// A multicast plan: source, destinations and the sends that deliver the message.
 ///
@@ -195,6 +235,7 @@ impl Plan {
     }
 
     /// Send number `i`.
+    #[inline(always)]
     pub fn send(&self, i: usize) -> Send<'_> {
         let hops = match &self.ends {
             None => &self.hops[i..=i],
@@ -211,7 +252,12 @@ impl Plan {
 
     /// The sends in plan order.
     pub fn sends(&self) -> impl ExactSizeIterator<Item = Send<'_>> + '_ {
-        (0..self.from.len()).map(|i| self.send(i))
+        Sends {
+            from: self.from.iter(),
+            ends: self.ends.as_deref().map(|ends| ends.iter()),
+            hops: &self.hops,
+            start: 0,
+        }
     }
 
     /// Traffic `|E|`: the number of channel traversals over all sends (seed 001 eq. 2.1.1).

@@ -12,12 +12,13 @@
 //!
 //! Every order is computed as each send's place among its sender's sends. [`Schedule::order`]
 //! re-lists the plan in those places; [`Schedule::metrics`] (what sweeps use) plays the one-port
-//! time from the places directly, so a plan measured in several orders is never copied.
+//! time from the places directly, so a plan measured in several orders is never copied — and for
+//! a tree plan in the optimal order takes it from the completion times the ranking computed.
 
 use std::borrow::Cow;
 
 use crate::eval::{one_port_time_in_order, Metrics};
-use crate::plan::{BySender, Plan};
+use crate::plan::{BySender, Plan, PlanKind};
 use crate::topology::{Node, Shape};
 
 /// Which port order a plan is evaluated with.
@@ -84,10 +85,11 @@ pub struct Buffers {
     by: BySender,
     /// Per send, its place among its sender's sends in the order being timed.
     position: Vec<u32>,
-    /// Per send, its remaining completion time (the optimal order's key).
-    completion: Vec<u32>,
-    /// One node's sends, sorted.
-    sorted: Vec<u32>,
+    /// Per send, what its sender's sends are ranked by: the optimal order's remaining
+    /// completion time, the wrap-last order's wraparound flag.
+    key: Vec<u32>,
+    /// One large sender's sends as ranking keys, sorted ([`rank_sends`]).
+    sorted: Vec<u64>,
     /// Per node, when it holds the message (the playback's table).
     held: Vec<u32>,
 }
@@ -109,17 +111,18 @@ impl Schedule {
         orders
             .iter()
             .map(|&order| {
-                order.place(plan, shape, buffers);
+                let last = order.place(plan, shape, buffers);
                 let position = &buffers.position;
+                // Every leaf of a tree plan is a destination: the last node to hold the message
+                // is one.
+                let one_port_time = match last {
+                    Some(t) if plan.kind() == PlanKind::Tree => t,
+                    _ => one_port_time_in_order(plan, shape, |i| position[i], &mut buffers.held),
+                };
                 Metrics {
                     traffic,
                     additional_traffic: traffic.saturating_sub(plan.destinations().len() as u32),
-                    one_port_time: one_port_time_in_order(
-                        plan,
-                        shape,
-                        |i| position[i],
-                        &mut buffers.held,
-                    ),
+                    one_port_time,
                     all_port_time,
                 }
             })
@@ -136,38 +139,40 @@ impl Schedule {
     }
 
     /// Fill `buffers.position` with each send's place among its sender's sends in this order
-    /// (the sends grouped in `buffers.by`).
-    fn place(self, plan: &Plan, shape: &Shape, buffers: &mut Buffers) {
+    /// (the sends grouped in `buffers.by`). The optimal order also gives the time the last node
+    /// to receive holds the message, since it ranks by it ([`longest_first`]).
+    fn place(self, plan: &Plan, shape: &Shape, buffers: &mut Buffers) -> Option<u32> {
         buffers.position.clear();
         buffers.position.resize(plan.send_count(), 0);
         match self {
-            Schedule::Paper => sort_every_sender(plan, |_| 0, buffers),
-            Schedule::Optimal => longest_first(plan, buffers),
+            Schedule::Paper => {
+                let Buffers { by, position, .. } = buffers;
+                for sends in by.groups() {
+                    for (place, &s) in sends.iter().enumerate() {
+                        position[s as usize] = place as u32;
+                    }
+                }
+                None
+            }
+            Schedule::Optimal => Some(longest_first(plan, buffers)),
             Schedule::WrapLast => {
-                let wraps = |i: u32| {
-                    let send = plan.send(i as usize);
+                let Buffers {
+                    by,
+                    position,
+                    key,
+                    sorted,
+                    ..
+                } = buffers;
+                key.clear();
+                key.extend(plan.sends().map(|send| {
                     let first = send.hops.first().map_or(send.from, |h| h.node());
                     u32::from(is_wraparound(shape, send.from, first))
-                };
-                sort_every_sender(plan, wraps, buffers);
+                }));
+                for sends in by.groups() {
+                    rank_sends(sends, |s| key[s as usize], sorted, position);
+                }
+                None
             }
-        }
-    }
-}
-
-/// Every sender's sends sorted by `key`, stably: the paper's order with a constant key, the
-/// wrap-last order with 1 for a wraparound send.
-fn sort_every_sender(plan: &Plan, key: impl Fn(u32) -> u32, buffers: &mut Buffers) {
-    let Buffers {
-        by,
-        position,
-        sorted,
-        ..
-    } = buffers;
-    for (i, send) in plan.sends().enumerate() {
-        let sends = by.of(send.from);
-        if sends[0] == i as u32 {
-            rank_sends(sends, &key, sorted, position);
         }
     }
 }
@@ -175,25 +180,31 @@ fn sort_every_sender(plan: &Plan, key: impl Fn(u32) -> u32, buffers: &mut Buffer
 /// The optimal order: per node, longest remaining completion first, ties in plan order. The
 /// completion of send `i` is the time from its start until every node it drops a copy at, and
 /// everything below, holds the message. Sends are listed causally, so in reverse order a node's
-/// own sends are done before the send that reaches it, and each node's sends are sorted once.
-fn longest_first(plan: &Plan, buffers: &mut Buffers) {
+/// own sends are done before the send that reaches it, and each node's sends are ranked once.
+/// Returns the source's completion: when, in this order, the last node to receive holds the
+/// message.
+fn longest_first(plan: &Plan, buffers: &mut Buffers) -> u32 {
     let Buffers {
         by,
         position,
-        completion,
+        key: completion,
         sorted,
         ..
     } = buffers;
     completion.clear();
     completion.resize(plan.send_count(), 0);
     let mut place = |node: Node, completion: &[u32]| {
-        let longest = |s: u32| u32::MAX - completion[s as usize];
-        let sorted = rank_sends(by.of(node), &longest, sorted, position);
-        let below = sorted.iter().enumerate();
-        below
-            .map(|(r, &s)| r as u32 + completion[s as usize])
-            .max()
-            .unwrap_or(0)
+        let sends = by.of(node);
+        rank_sends(
+            sends,
+            |s| u32::MAX - completion[s as usize],
+            sorted,
+            position,
+        );
+        let below = sends
+            .iter()
+            .map(|&s| position[s as usize] + completion[s as usize]);
+        below.max().unwrap_or(0)
     };
     for i in (0..plan.send_count()).rev() {
         let send = plan.send(i);
@@ -203,32 +214,59 @@ fn longest_first(plan: &Plan, buffers: &mut Buffers) {
             .max();
         completion[i] = longest.unwrap_or(0);
     }
-    place(plan.source(), completion);
+    place(plan.source(), completion)
 }
 
-/// The sends of one node, `sends`, sorted by `key`, stably, in `buffer`; each send's place in
-/// that order is written to `position`.
-fn rank_sends<'a>(
+/// Senders with at most this many sends are ranked by counting, larger ones by sorting.
+const FEW: usize = 8;
+
+/// Rank the sends of one node, `sends` (in plan order), by `key`, stably: each send's place in
+/// that order goes to `position`. Ties are broken by the place in `sends`, so every send has a
+/// distinct ranking key `key << 32 | place`, and its rank is the number of smaller ones: counted
+/// for a node with [`FEW`] sends or fewer (every tree node), sorted in `sorted` otherwise.
+#[inline]
+fn rank_sends(
     sends: &[u32],
-    key: &impl Fn(u32) -> u32,
-    buffer: &'a mut Vec<u32>,
+    key: impl Fn(u32) -> u32,
+    sorted: &mut Vec<u64>,
     position: &mut [u32],
-) -> &'a [u32] {
-    buffer.clear();
-    buffer.extend_from_slice(sends);
-    if buffer.len() > 1 {
-        buffer.sort_by_key(|&s| key(s));
+) {
+    let ranked = sends
+        .iter()
+        .enumerate()
+        .map(|(place, &s)| u64::from(key(s)) << 32 | place as u64);
+    if sends.len() <= FEW {
+        let mut keys = [0u64; FEW];
+        for (k, r) in keys.iter_mut().zip(ranked) {
+            *k = r;
+        }
+        let keys = &keys[..sends.len()];
+        for (&s, &k) in sends.iter().zip(keys) {
+            position[s as usize] = keys.iter().filter(|&&other| other < k).count() as u32;
+        }
+    } else {
+        sorted.clear();
+        sorted.extend(ranked);
+        sorted.sort_unstable();
+        for (place, &k) in sorted.iter().enumerate() {
+            position[sends[k as u32 as usize] as usize] = place as u32;
+        }
     }
-    for (place, &s) in buffer.iter().enumerate() {
-        position[s as usize] = place as u32;
-    }
-    buffer
 }
 
 /// Whether the link between neighbours `a` and `b` wraps around: their coordinates differ by
-/// more than one in some dimension (a ring of two nodes has no link to tell apart).
+/// more than one in some dimension (a ring of two nodes has no link to tell apart). Neighbours
+/// differ in one dimension `d`, by one or by `k_d − 1`, so their ids differ by `d`'s stride or,
+/// over a wraparound link of a ring longer than two, by `(k_d − 1)` strides — which lies
+/// strictly between two strides: the link wraps around when the difference is no stride.
 fn is_wraparound(shape: &Shape, a: Node, b: Node) -> bool {
-    (0..shape.rank()).any(|d| shape.coord(a, d).abs_diff(shape.coord(b, d)) > 1)
+    let diff = a.0.abs_diff(b.0);
+    let mut stride = 1;
+    !shape.dims().iter().any(|&k| {
+        let step = diff == stride;
+        stride = stride.saturating_mul(k);
+        step
+    })
 }
 
 #[cfg(test)]
@@ -299,6 +337,51 @@ mod tests {
             }
         }
         assert!(timed > 1000, "{timed} plans");
+    }
+
+    /// Over every link of meshes and tori (rings of two, three and more), the link wraps
+    /// around exactly when its ends' coordinates differ by more than one in some dimension.
+    #[test]
+    fn wraparound_links_are_told_by_their_id_difference() {
+        for topology in [
+            "torus:2x5x3",
+            "torus:7x2",
+            "torus:4x4x4",
+            "mesh:3x4x2",
+            "torus:9",
+        ] {
+            let shape: Shape = topology.parse().unwrap();
+            for (a, (_, b)) in shape
+                .nodes()
+                .flat_map(|a| shape.links_from(a).map(move |l| (a, l)))
+            {
+                let by_coords =
+                    (0..shape.rank()).any(|d| shape.coord(a, d).abs_diff(shape.coord(b, d)) > 1);
+                assert_eq!(
+                    is_wraparound(&shape, a, b),
+                    by_coords,
+                    "{topology} {a:?} {b:?}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Counted or sorted, a node's ranks are the places of its sends in a stable sort by
+        /// key.
+        #[test]
+        fn ranks_are_the_places_of_a_stable_sort(
+            keys in proptest::collection::vec(0u32..4, 0..3 * FEW),
+        ) {
+            let sends: Vec<u32> = (0..keys.len() as u32).rev().collect();
+            let mut stable = sends.clone();
+            stable.sort_by_key(|&s| keys[s as usize]);
+            let mut position = vec![u32::MAX; keys.len()];
+            rank_sends(&sends, |s| keys[s as usize], &mut Vec::new(), &mut position);
+            for (place, &s) in stable.iter().enumerate() {
+                proptest::prop_assert_eq!(position[s as usize], place as u32);
+            }
+        }
     }
 
     #[test]

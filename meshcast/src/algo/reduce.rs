@@ -89,6 +89,9 @@ pub trait ZoneAlgorithm: Sync {
 /// The zones of `shape` around `source`.
 pub(crate) struct Zones<'a> {
     shape: &'a Shape,
+    /// The shape's ids as a grid (dimension 0 fastest, as the shape's): a node's global
+    /// coordinates without a division.
+    whole: Grid,
     source: Vec<u32>,
     /// Nodes on the positive and negative side of the source, per dimension.
     pos: Vec<u32>,
@@ -109,6 +112,7 @@ impl<'a> Zones<'a> {
             .unzip();
         Zones {
             shape,
+            whole: Grid::new(shape.dims()),
             source,
             pos,
             neg,
@@ -123,20 +127,25 @@ impl<'a> Zones<'a> {
 
     /// The zone of global coordinates `g`; its local coordinates go to `local`.
     fn locate_into(&self, g: &[u32], local: &mut [u32]) -> u32 {
+        let torus = self.shape.kind() == Kind::Torus;
+        let sides = self.shape.dims().iter().zip(&self.source).zip(&self.pos);
         let mut zone = 0u32;
-        for (i, (&x, l)) in g.iter().zip(local).enumerate() {
-            let (s, k) = (self.source[i], self.shape.dims()[i]);
-            let delta = match self.shape.kind() {
-                Kind::Mesh => x.wrapping_sub(s),
-                Kind::Torus => (x + k - s) % k,
+        for (i, ((&x, l), ((&k, &s), &pos))) in g.iter().zip(local).zip(sides).enumerate() {
+            // On a torus, (x − s) mod k: x + k − s lies in [1, 2k − 1]. In a mesh, a coordinate
+            // below the source's wraps to a delta past the positive side.
+            let delta = if torus && x < s {
+                x + k - s
+            } else {
+                x.wrapping_sub(s)
             };
-            *l = if delta < self.pos[i] {
+            *l = if delta < pos {
                 delta
             } else {
                 zone |= 1 << i;
-                match self.shape.kind() {
-                    Kind::Mesh => s - 1 - x,
-                    Kind::Torus => k - 1 - delta,
+                if torus {
+                    k - 1 - delta
+                } else {
+                    s - 1 - x
                 }
             };
         }
@@ -244,9 +253,7 @@ fn grow_zones(
         .iter()
         .enumerate()
         .map(|(k, &d)| {
-            for (i, c) in g.iter_mut().enumerate() {
-                *c = shape.coord(d, i);
-            }
+            zones.whole.coords_into(d.0, &mut g);
             (zones.locate_into(&g, &mut local[k * n..(k + 1) * n]), k)
         })
         .collect();
@@ -443,6 +450,13 @@ mod tests {
         assert_eq!(s.coords(z.origin(0b001)), vec![4, 0, 0]);
         assert_eq!(s.coords(z.origin(0b111)), vec![4, 4, 4]);
         assert_eq!(z.locate(&[3, 1, 0]), (0b001, vec![1, 1, 0]));
+        let s: Shape = "torus:5x4".parse().unwrap();
+        let z = Zones::new(&s, s.node(&[3, 1]).unwrap());
+        for n in s.nodes() {
+            let (zone, local) = z.locate(&s.coords(n));
+            assert!(local.iter().zip(z.extents(zone)).all(|(&l, e)| l < e));
+            assert_eq!(z.global(zone, &local), n);
+        }
     }
 
     #[test]
