@@ -4,7 +4,9 @@
 //!
 //! A buffer stores no flits, only a count and a ring of arrival cycles (the pipeline delay of
 //! each flit), with the front flit's ready cycle kept beside the count so that the request loop
-//! reads one record per buffer.
+//! reads one record per buffer. With a one-cycle pipeline there is no ring: every buffered flit
+//! is ready from the cycle after it arrived, which is the earliest cycle it is asked about. The
+//! moves are compiled for either case (`RING`), so neither tests the pipeline per flit.
 
 use super::config::VcRelease;
 use super::network::NONE;
@@ -42,7 +44,8 @@ pub(crate) struct Buffers {
     pipeline: u64,
     release: VcRelease,
     pub vc: Vec<Vc>,
-    /// The arrival cycles of each buffer's flits, `B` slots from `vc · B`.
+    /// The arrival cycles of each buffer's flits, `B` slots from `vc · B`; empty with a
+    /// one-cycle pipeline ([`Buffers::pop`], [`Buffers::ring`]).
     ring: Vec<u64>,
     queues: Vec<Queue>,
     /// The worms queued in each buffer, `B + 1` slots from `vc · (B + 1)`.
@@ -63,7 +66,11 @@ impl Buffers {
             pipeline: u64::from(pipeline),
             release,
             vc: vec![free; count],
-            ring: vec![0; count * size as usize],
+            ring: if pipeline > 1 {
+                vec![0; count * size as usize]
+            } else {
+                Vec::new()
+            },
             queues: vec![Queue::default(); count],
             queue: vec![NONE; count * (size as usize + 1)],
         }
@@ -83,6 +90,12 @@ impl Buffers {
     #[inline]
     pub fn room(&self, vc: u32) -> bool {
         u32::from(self.vc[vc as usize].count) < self.size
+    }
+
+    /// Whether the buffers keep the ring of arrival cycles: the `RING` that [`Buffers::pop`] and
+    /// [`Buffers::push`] are to be called with.
+    pub fn ring(&self) -> bool {
+        self.pipeline > 1
     }
 
     /// Whether a flit generated at the source at `ready` has spent the pipeline at `now`.
@@ -130,27 +143,34 @@ impl Buffers {
     }
 
     /// The front flit leaves buffer `vc`; the next one's ready cycle comes from the ring.
+    ///
+    /// Without the ring (`RING` false, a one-cycle pipeline) the ready cycle is left as it was,
+    /// the departing flit's (no later than this cycle): the next flit arrived by this cycle, so
+    /// its own is no later than the next cycle, the first at which it is tested, and either
+    /// passes every test.
     #[inline]
-    pub fn pop(&mut self, vc: u32) {
+    pub fn pop<const RING: bool>(&mut self, vc: u32) {
         let b = self.size as usize;
         let i = vc as usize;
         let v = &mut self.vc[i];
         v.front = after(u32::from(v.front), self.size) as u16;
         v.count -= 1;
-        if v.count > 0 {
+        if RING && v.count > 0 {
             v.ready = self.ring[i * b + v.front as usize] + self.pipeline;
         }
     }
 
-    /// A flit enters buffer `vc` at `now`.
+    /// A flit enters buffer `vc` at `now` (its arrival kept in the ring if `RING`).
     #[inline]
-    pub fn push(&mut self, vc: u32, now: u64) {
+    pub fn push<const RING: bool>(&mut self, vc: u32, now: u64) {
         let b = self.size;
         let i = vc as usize;
         let v = &mut self.vc[i];
         let slot = u32::from(v.front) + u32::from(v.count);
         let slot = if slot >= b { slot - b } else { slot };
-        self.ring[i * b as usize + slot as usize] = now;
+        if RING {
+            self.ring[i * b as usize + slot as usize] = now;
+        }
         if v.count == 0 {
             v.ready = now + self.pipeline;
         }

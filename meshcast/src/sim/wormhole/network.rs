@@ -269,9 +269,10 @@ impl Network {
         }
         self.switch.arbitrate();
         let moved = self.switch.granted();
-        for i in 0..moved {
-            let r = self.switch.grant(i);
-            self.advance(r, now, out, obs);
+        if self.bufs.ring() {
+            self.traverse::<true>(moved, now, out, obs);
+        } else {
+            self.traverse::<false>(moved, now, out, obs);
         }
         self.switch.clear();
         self.sleep();
@@ -458,9 +459,31 @@ impl Network {
         switch.input_stage(first);
     }
 
+    /// Traversal: the flits of the `moved` granted requests move, with the buffers' ring of
+    /// arrival cycles if `RING` ([`Buffers::ring`]).
+    #[inline]
+    fn traverse<const RING: bool>(
+        &mut self,
+        moved: usize,
+        now: u64,
+        out: &mut Vec<Arrival>,
+        obs: &mut impl Observer,
+    ) {
+        for i in 0..moved {
+            let r = self.switch.grant(i);
+            self.advance::<RING>(r, now, out, obs);
+        }
+    }
+
     /// Move the flit of granted request `r` one position on.
     #[inline]
-    fn advance(&mut self, r: Request, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) {
+    fn advance<const RING: bool>(
+        &mut self,
+        r: Request,
+        now: u64,
+        out: &mut Vec<Arrival>,
+        obs: &mut impl Observer,
+    ) {
         let w = &mut self.worms[r.worm as usize];
         let pos = r.pos;
         let is_tail = if pos < 0 {
@@ -468,7 +491,7 @@ impl Network {
             self.flits_injected += 1;
             w.unsent == 0
         } else {
-            self.bufs.pop(r.from);
+            self.bufs.pop::<RING>(r.from);
             let hop = &mut w.hops[pos as usize];
             hop.flits -= 1;
             w.tail == pos && hop.flits == 0
@@ -477,7 +500,7 @@ impl Network {
             w.ejected += 1;
             self.flits_ejected += 1;
         } else {
-            self.bufs.push(r.to, now);
+            self.bufs.push::<RING>(r.to, now);
             w.hops[(pos + 1) as usize].flits += 1;
             self.flit_hops += 1;
             obs.on_flit(now, ChannelId(r.output));

@@ -144,8 +144,8 @@ impl Switch {
     }
 
     /// The request that won the `i`-th granted output port; both its ports' pointers move past
-    /// it.
-    #[inline]
+    /// it. Always inlined: the traversal is compiled twice ([`super::buffers::Buffers::ring`]).
+    #[inline(always)]
     pub fn grant(&mut self, i: usize) -> Request {
         let output = self.touched_out[i] as usize;
         let idx = std::mem::replace(&mut self.out_best[output], NONE);
