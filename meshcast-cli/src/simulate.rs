@@ -194,6 +194,7 @@ impl Row {
                     format!("saturated (backlog growing, {n} undelivered)")
                 }
                 Some(Saturation::Deficit(n)) => format!("saturated (deficit, {n} messages)"),
+                Some(Saturation::Shortfall(n)) => format!("saturated (shortfall, {n} messages)"),
                 Some(Saturation::Backlog(n)) => format!("saturated (backlog cap, {n} messages)"),
                 None if r.converged => "ok".into(),
                 None => "cycle limit".into(),

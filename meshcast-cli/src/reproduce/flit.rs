@@ -8,7 +8,9 @@ use anyhow::Result;
 use meshcast::experiment::flit::{measure, points};
 use meshcast::experiment::seed002::{self, Axis};
 use meshcast::experiment::seed003::{self, ABBREVIATIONS, ALGORITHMS, TABLE_1, TABLE_1_TOPOLOGY};
-use meshcast::sim::wormhole::traffic::{simulate_all, Report, Setup, DEFICIT, DEFICIT_SIGMAS};
+use meshcast::sim::wormhole::traffic::{
+    simulate_all, Report, Setup, DEFICIT, DEFICIT_SIGMAS, SHORTFALL,
+};
 
 use crate::progress::{progress_bar, Count};
 
@@ -97,10 +99,11 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         "Ours: warm-up {} cycles, batches of {}, at most {} cycles, drain {}, seed {seed}. Mean \
          multicast latency ± 95% half-width in cycles; \"sat.\" where the network saturated \
          (messages in the system growing by over {:.0}% of those generated and over {} standard \
-         deviations in each of {n} windows of a batch, {} cycles apart, or undelivered measured \
-         messages rising at {n} batch ends in a row and doubling — either stops the run —, \
-         measured messages undelivered after the drain, or latency rising); † where the cycle \
-         limit came first.\n",
+         deviations in each of {n} windows of a batch, {} cycles apart, undelivered measured \
+         messages rising at {n} batch ends in a row and doubling, or, from batch {} on, messages \
+         in the system growing by over {:.0}% of those generated since the warm-up and over each \
+         of the measurement's last two thirds — any of these stops the run —, measured messages \
+         undelivered after the drain, or latency rising); † where the cycle limit came first.\n",
         m.warmup,
         m.batch,
         m.max_cycles - m.drain,
@@ -108,6 +111,8 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         DEFICIT * 100.0,
         DEFICIT_SIGMAS,
         m.deficit_step(),
+        m.min_batches,
+        SHORTFALL * 100.0,
         n = m.early_saturation
     );
     let figures = seed003::figures();

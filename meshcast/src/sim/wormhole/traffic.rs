@@ -21,8 +21,11 @@
 //!   of `early_saturation` windows of a batch's length, ending a `1/early_saturation` batch apart
 //!   ([`Saturation::Deficit`], see [`Measure::early_saturation`]), or the undelivered measured
 //!   messages rose at each of `early_saturation` consecutive batch ends and at least doubled over
-//!   them ([`Saturation::Growing`]): the network accepts less than is offered, and the run stops
-//!   there instead of running to the cycle limit;
+//!   them ([`Saturation::Growing`]), or, from the [`Measure::min_batches`]th batch end on, the
+//!   messages in the system grew by more than [`SHORTFALL`] of those generated since the warm-up,
+//!   and over each of the measurement's last two thirds too ([`Saturation::Shortfall`]): the
+//!   network accepts less than is offered, and the run stops there instead of running to the
+//!   cycle limit;
 //! * the backlog cap was reached ([`Saturation::Backlog`]);
 //! * a measured message has not finished by the end of the drain ([`Saturation::Undelivered`]);
 //! * or the confidence interval never closed and the later half of the batch means averages more
@@ -121,7 +124,9 @@ pub struct Measure {
     /// each of the last `n` windows of `n` steps of `batch / n` cycles (a step apart, all after
     /// the warm-up), the messages in the system grew by more than [`DEFICIT`] of the messages
     /// generated in the window and by more than [`DEFICIT_SIGMAS`] times the square root of the
-    /// two counts' sum.
+    /// two counts' sum; or when, at a batch end from the [`Measure::min_batches`]th on, they grew
+    /// by more than [`SHORTFALL`] of the messages generated (and [`DEFICIT_SIGMAS`] standard
+    /// deviations) since the warm-up and over each of the last two thirds of the batches.
     pub early_saturation: u32,
     /// Messages at most in the system (waiting at their sources or in the network), per node:
     /// a run that exceeds it stops at once as saturated. It bounds the run's memory.
@@ -136,8 +141,16 @@ pub const EARLY_SATURATION: u32 = 5;
 /// exceed for [`Saturation::Deficit`]: the network accepted less than 85% of what was offered.
 pub const DEFICIT: f64 = 0.15;
 
+/// The share of the offered messages that the messages in the system must have grown by, since the
+/// warm-up and over each of the measurement's last two thirds, for [`Saturation::Shortfall`]: the
+/// network accepted less than 98% of what was offered. A stable network's count is stationary, so
+/// its growth over a long measurement is a fluctuation, a vanishing share of what was generated
+/// (at most 0.7% over a third, 0.3% over the whole, at the stable points of seed 003 Figs. 8–9
+/// from their tenth batch on; docs/SIMULATOR.md).
+pub const SHORTFALL: f64 = 0.02;
+
 /// How many standard deviations of a stable network's fluctuation a window's growth must exceed
-/// for [`Saturation::Deficit`]. A stable network's count of messages in the system is stationary,
+/// for [`Saturation::Deficit`] (and [`Saturation::Shortfall`]). A stable network's count of messages in the system is stationary,
 /// with a variance about its mean (as for the M/G/∞ queue, Poisson arrivals); the difference of two
 /// counts a window apart then has a variance about their sum.
 pub const DEFICIT_SIGMAS: f64 = 4.0;
@@ -217,6 +230,11 @@ pub enum Saturation {
     /// [`DEFICIT`] and a stable network's fluctuation over [`Measure::early_saturation`] windows in a
     /// row: the run stopped early.
     Deficit(u64),
+    /// The messages in the system (this many at the stop) grew by more than [`SHORTFALL`] of
+    /// those generated, and a stable network's fluctuation, since the warm-up and over each of the
+    /// measurement's last two thirds, at a batch end from [`Measure::min_batches`] on: the network
+    /// accepts slightly less than is offered, and the run stopped there.
+    Shortfall(u64),
     /// More messages (this many) in the system than [`Measure::max_backlog`] allows: the run stopped
     /// at once.
     Backlog(u64),
@@ -532,13 +550,45 @@ impl Inflow {
         if self.samples.len() < 2 * n {
             return None;
         }
-        let grew = |j: usize| {
-            let ((l0, g0), (l1, g1)) = (self.samples[j - n], self.samples[j]);
-            let growth = l1 as f64 - l0 as f64;
-            growth > DEFICIT * (g1 - g0) as f64
-                && growth > DEFICIT_SIGMAS * ((l0 + l1 + 1) as f64).sqrt()
-        };
+        let grew = |j: usize| outgrew(DEFICIT, self.samples[j - n], self.samples[j]);
         (n..2 * n).all(grew).then_some(Saturation::Deficit(live))
+    }
+}
+
+/// Whether the messages in the system grew from sample `(l0, g0)` to `(l1, g1)` (messages in the
+/// system, messages generated so far) by more than `share` of the messages generated in between
+/// and by more than [`DEFICIT_SIGMAS`] times the square root of the two counts' sum.
+fn outgrew(share: f64, (l0, g0): (u64, u64), (l1, g1): (u64, u64)) -> bool {
+    let growth = l1 as f64 - l0 as f64;
+    growth > share * (g1 - g0) as f64 && growth > DEFICIT_SIGMAS * ((l0 + l1 + 1) as f64).sqrt()
+}
+
+/// The messages in the system and those generated so far at the warm-up's end and at every batch
+/// end after it, for [`Saturation::Shortfall`].
+#[derive(Default)]
+struct Ledger {
+    samples: Vec<(u64, u64)>,
+}
+
+impl Ledger {
+    /// Record a sample: at the warm-up's end, then at each batch end.
+    fn record(&mut self, live: u64, generated: u64) {
+        self.samples.push((live, generated));
+    }
+
+    /// [`Saturation::Shortfall`] when at least `min_batches` batches are recorded and the messages
+    /// in the system outgrew [`SHORTFALL`] over all of them and over each of their last two
+    /// thirds: a sustained growth, not a network still filling after a short warm-up (its growth
+    /// is in the first third) nor one late surge.
+    fn shortfall(&self, min_batches: u32) -> Option<Saturation> {
+        let k = self.samples.len().checked_sub(1)?;
+        if k < min_batches as usize {
+            return None;
+        }
+        let grew =
+            |from: usize, to: usize| outgrew(SHORTFALL, self.samples[from], self.samples[to]);
+        (grew(0, k) && grew(k / 3, 2 * k / 3) && grew(2 * k / 3, k))
+            .then_some(Saturation::Shortfall(self.samples[k].0))
     }
 }
 
@@ -636,6 +686,10 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
     let mut stop: Option<u64> = None;
     let mut early: Option<Saturation> = None;
     let mut inflow = Inflow::new(&m);
+    let mut ledger = Ledger::default();
+    if m.warmup == 0 {
+        ledger.record(0, 0);
+    }
     let mut offered = 0;
     let mut flit_hops = [0; 2];
     let mut now = 0u64;
@@ -662,11 +716,19 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
         if stop.is_none() {
             early = early.or(inflow.at(now, live, offered));
         }
+        if now == m.warmup {
+            ledger.record(live, offered);
+        }
         match stop {
             None if now == next_batch => {
                 next_batch += m.batch;
                 tallies.close_batch();
-                early = early.or(tallies.growing(m.early_saturation));
+                ledger.record(live, offered);
+                if m.early_saturation > 0 {
+                    early = early
+                        .or(tallies.growing(m.early_saturation))
+                        .or(ledger.shortfall(m.min_batches));
+                }
                 if tallies.converged(&m) || now >= last_stop {
                     stop = Some(now);
                     flit_hops[1] = sim.net.flit_hops;
