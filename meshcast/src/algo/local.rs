@@ -781,16 +781,17 @@ impl Picker {
         let n = grid.rank();
         let mut ids = dests.to_vec();
         ids.sort_unstable();
-        let mut coords = vec![0; ids.len() * n];
-        for (k, &u) in ids.iter().enumerate() {
-            grid.coords_into(u, &mut coords[k * n..(k + 1) * n]);
+        // The key in dimension `d` is the coordinate in `d`, then all the coordinates: one
+        // buffer serves every dimension, only the first word of each key changing.
+        let mut keys = vec![0; ids.len() * (n + 1)];
+        for (key, &u) in keys.chunks_exact_mut(n + 1).zip(&ids) {
+            grid.coords_into(u, &mut key[1..]);
         }
         let by_dim = (0..n)
             .map(|d| {
-                let keys: Vec<u32> = coords
-                    .chunks_exact(n)
-                    .flat_map(|c| std::iter::once(c[d]).chain(c.iter().copied()))
-                    .collect();
+                for key in keys.chunks_exact_mut(n + 1) {
+                    key[0] = key[1 + d];
+                }
                 key_order(&keys, n + 1)
             })
             .collect();
@@ -834,7 +835,9 @@ impl Picker {
 /// byte: each pass is stable, so equal keys stay in position order, and the work is linear in
 /// the number of keys, without comparing slices (issue 14); up to [`FEW_KEYS`] keys, the
 /// integers — distinct, their positions differ — are sorted by comparison instead, which gives
-/// the same order. Longer keys take the comparison sort of the slices.
+/// the same order. Keys of at most 32 bits — the small meshes of the Monte-Carlo sections — are
+/// packed into a `u64`, which halves the memory the sort moves and compares, longer ones into a
+/// `u128`. Longer keys take the comparison sort of the slices.
 pub(crate) fn key_order(keys: &[u32], width: usize) -> Vec<u32> {
     let count = keys.len() / width.max(1);
     let mut bits = vec![0u32; width];
@@ -843,35 +846,72 @@ pub(crate) fn key_order(keys: &[u32], width: usize) -> Vec<u32> {
             *b = (*b).max(u32::BITS - w.leading_zeros());
         }
     }
-    let total: u32 = bits.iter().sum();
-    if total > 96 {
-        let mut order: Vec<u32> = (0..count as u32).collect();
-        order.sort_by(|&a, &b| {
-            let (a, b) = (a as usize * width, b as usize * width);
-            keys[a..a + width].cmp(&keys[b..b + width])
-        });
-        return order;
+    match bits.iter().sum() {
+        0..=32 => packed_order::<u64>(keys, &bits, count),
+        33..=96 => packed_order::<u128>(keys, &bits, count),
+        _ => {
+            let mut order: Vec<u32> = (0..count as u32).collect();
+            order.sort_by(|&a, &b| {
+                let (a, b) = (a as usize * width, b as usize * width);
+                keys[a..a + width].cmp(&keys[b..b + width])
+            });
+            order
+        }
     }
-    let mut packed: Vec<u128> = keys
-        .chunks_exact(width.max(1))
+}
+
+/// [`key_order`] for the first `count` keys of `bits.len()` words each, whose words fit in
+/// `bits` bits and whose bits, with a 32-bit position below them, fit in a `P`.
+fn packed_order<P: Packed>(keys: &[u32], bits: &[u32], count: usize) -> Vec<u32> {
+    let mut packed: Vec<P> = keys
+        .chunks_exact(bits.len().max(1))
         .take(count)
         .enumerate()
         .map(|(k, key)| {
             let word = bits
                 .iter()
                 .zip(key)
-                .fold(0u128, |acc, (&b, &w)| acc << b | u128::from(w));
-            word << 32 | k as u128
+                .fold(P::default(), |acc, (&b, &w)| acc << b | P::from(w));
+            word << 32 | P::from(k as u32)
         })
         .collect();
     if count <= FEW_KEYS {
         // Distinct integers (the positions differ): any sort gives the radix sort's order.
         packed.sort_unstable();
     } else {
-        radix_sort(&mut packed, total);
+        radix_sort(&mut packed, bits.iter().sum());
     }
-    packed.into_iter().map(|p| p as u32).collect()
+    packed.into_iter().map(P::low).collect()
 }
+
+/// The unsigned integers [`key_order`] packs a key and its position into.
+trait Packed:
+    Copy
+    + Ord
+    + Default
+    + From<u32>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::BitOr<Output = Self>
+{
+    /// The low 32 bits: the position.
+    fn low(self) -> u32;
+    /// The byte `shift` bits up.
+    fn byte(self, shift: u32) -> usize;
+}
+
+macro_rules! packed {
+    ($($t:ty),*) => {$(
+        impl Packed for $t {
+            fn low(self) -> u32 {
+                self as u32
+            }
+            fn byte(self, shift: u32) -> usize {
+                (self >> shift) as usize & 0xff
+            }
+        }
+    )*};
+}
+packed!(u64, u128);
 
 /// Up to this many keys, [`key_order`] sorts its packed integers by comparison: the radix sort's
 /// 256 counters per pass cost more than comparing so few.
@@ -879,21 +919,20 @@ const FEW_KEYS: usize = 128;
 
 /// Sort `packed` by the `key_bits` bits above bit 32, stably: one counting pass per byte, least
 /// significant first.
-fn radix_sort(packed: &mut Vec<u128>, key_bits: u32) {
-    let mut spare = vec![0u128; packed.len()];
+fn radix_sort<P: Packed>(packed: &mut Vec<P>, key_bits: u32) {
+    let mut spare = vec![P::default(); packed.len()];
     for shift in (32..32 + key_bits).step_by(8) {
-        let digit = |p: u128| (p >> shift) as usize & 0xff;
         let mut start = [0usize; 256];
         for &p in packed.iter() {
-            start[digit(p)] += 1;
+            start[p.byte(shift)] += 1;
         }
         let mut sum = 0;
         for s in &mut start {
             (*s, sum) = (sum, sum + *s);
         }
         for &p in packed.iter() {
-            spare[start[digit(p)]] = p;
-            start[digit(p)] += 1;
+            spare[start[p.byte(shift)]] = p;
+            start[p.byte(shift)] += 1;
         }
         std::mem::swap(packed, &mut spare);
     }
