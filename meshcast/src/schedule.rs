@@ -223,7 +223,8 @@ const FEW: usize = 8;
 /// Rank the sends of one node, `sends` (in plan order), by `key`, stably: each send's place in
 /// that order goes to `position`. Ties are broken by the place in `sends`, so every send has a
 /// distinct ranking key `key << 32 | place`, and its rank is the number of smaller ones: counted
-/// for a node with [`FEW`] sends or fewer (every tree node), sorted in `sorted` otherwise.
+/// for a node with [`FEW`] sends or fewer (every tree node), sorted in `sorted` otherwise. A lone
+/// send — most senders of a tree — is first without a key.
 #[inline]
 fn rank_sends(
     sends: &[u32],
@@ -231,6 +232,10 @@ fn rank_sends(
     sorted: &mut Vec<u64>,
     position: &mut [u32],
 ) {
+    if let &[s] = sends {
+        position[s as usize] = 0;
+        return;
+    }
     let ranked = sends
         .iter()
         .enumerate()
