@@ -450,8 +450,10 @@ pub(crate) enum MulticastFault {
 
 /// The one check of a destination list, shared by [`crate::algo::Request::new`] (the input) and
 /// [`Plan::validate`] (a plan's claim): `None` when the destinations are distinct nodes of `shape`
-/// other than `source` and there is at least one. Duplicates are found by sorting the list, so
-/// the work is O(K log K) in the K destinations, not proportional to the mesh.
+/// other than `source` and there is at least one. Duplicates are found by marking the nodes in a
+/// bitmap when there is at least one destination per 64 nodes — the bitmap is then no longer than
+/// the list, and no sort is needed (issue 14) — and by sorting the list otherwise, so the work is
+/// O(K log K) in the K destinations, not proportional to a mesh much larger than the list.
 pub(crate) fn multicast_fault(
     shape: &Shape,
     source: Node,
@@ -463,9 +465,45 @@ pub(crate) fn multicast_fault(
     if destinations.is_empty() {
         return Some(MulticastFault::Empty);
     }
+    if destinations.len().saturating_mul(64) >= shape.len() {
+        destination_fault_marked(shape.len(), source, destinations)
+    } else {
+        destination_fault_sorted(shape.len(), source, destinations)
+    }
+}
+
+/// The first destination out of `0..len`, equal to `source` or listed before, found in one scan
+/// in list order that marks each destination in a bitmap of `len` bits.
+fn destination_fault_marked(
+    len: usize,
+    source: Node,
+    destinations: &[Node],
+) -> Option<MulticastFault> {
+    let mut seen = vec![0u64; len.div_ceil(64)];
+    destinations.iter().find_map(|&d| {
+        if d.index() >= len {
+            return Some(MulticastFault::OutOfRange(d));
+        }
+        if d == source {
+            return Some(MulticastFault::Source(d));
+        }
+        let (word, bit) = (d.index() / 64, 1u64 << (d.index() % 64));
+        let twice = seen[word] & bit != 0;
+        seen[word] |= bit;
+        twice.then_some(MulticastFault::Twice(d))
+    })
+}
+
+/// [`destination_fault_marked`] by sorting the destinations with their positions: the first
+/// repeat is the least position that follows an equal destination in the sorted list.
+fn destination_fault_sorted(
+    len: usize,
+    source: Node,
+    destinations: &[Node],
+) -> Option<MulticastFault> {
     let misplaced = destinations
         .iter()
-        .position(|&d| d.index() >= shape.len() || d == source);
+        .position(|&d| d.index() >= len || d == source);
     let mut sorted: Vec<(Node, usize)> = destinations.iter().copied().zip(0..).collect();
     sorted.sort_unstable();
     let repeated = sorted
@@ -480,7 +518,7 @@ pub(crate) fn multicast_fault(
     let d = destinations[first];
     Some(if misplaced != Some(first) {
         MulticastFault::Twice(d)
-    } else if d.index() >= shape.len() {
+    } else if d.index() >= len {
         MulticastFault::OutOfRange(d)
     } else {
         MulticastFault::Source(d)
@@ -668,6 +706,22 @@ mod tests {
                 multicast_fault(&shape, Node(source), &nodes),
                 first_fault_in_order(shape.len(), source, &dests)
             );
+        }
+
+        /// The bitmap and the sort find the same fault, whichever the list's density, which
+        /// decides which of them [`multicast_fault`] runs.
+        #[test]
+        fn marking_and_sorting_find_the_same_destination_fault(
+            len in 1usize..140,
+            source in 0u32..140,
+            dests in proptest::collection::vec(0u32..150, 1..40),
+        ) {
+            let source = Node(source % len as u32);
+            let nodes: Vec<Node> = dests.iter().map(|&d| Node(d % (len as u32 + 3))).collect();
+            let marked = destination_fault_marked(len, source, &nodes);
+            proptest::prop_assert_eq!(marked, destination_fault_sorted(len, source, &nodes));
+            let wanted = first_fault_in_order(len, source.0, &nodes.iter().map(|d| d.0).collect::<Vec<_>>());
+            proptest::prop_assert_eq!(marked, wanted);
         }
     }
 }
