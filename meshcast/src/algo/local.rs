@@ -781,18 +781,17 @@ impl Picker {
         let n = grid.rank();
         let mut ids = dests.to_vec();
         ids.sort_unstable();
-        // The key in dimension `d` is the coordinate in `d`, then all the coordinates: one
-        // buffer serves every dimension, only the first word of each key changing.
-        let mut keys = vec![0; ids.len() * (n + 1)];
-        for (key, &u) in keys.chunks_exact_mut(n + 1).zip(&ids) {
-            grid.coords_into(u, &mut key[1..]);
+        let mut coords = vec![0; ids.len() * n];
+        for (c, &u) in coords.chunks_exact_mut(n).zip(&ids) {
+            grid.coords_into(u, c);
         }
+        // Each dimension's order is by its coordinate, then by all of them: the order by all
+        // the coordinates (dimension 0's), sorted once, then stably by the coordinate in `d`.
+        let by_coords = key_order(&coords, n);
         let by_dim = (0..n)
-            .map(|d| {
-                for key in keys.chunks_exact_mut(n + 1) {
-                    key[0] = key[1 + d];
-                }
-                key_order(&keys, n + 1)
+            .map(|d| match d {
+                0 => by_coords.clone(),
+                _ => stably_by(&by_coords, grid.extent(d), |k| coords[k as usize * n + d]),
             })
             .collect();
         Picker {
@@ -823,6 +822,30 @@ impl Picker {
         };
         self.taken[k] = true;
     }
+}
+
+/// `order` sorted stably by `coord`, whose values are below `extent`: by counting when there
+/// are no more values than entries, otherwise by a stable comparison sort.
+fn stably_by(order: &[u32], extent: u32, coord: impl Fn(u32) -> u32) -> Vec<u32> {
+    if extent as usize > order.len() {
+        let mut sorted = order.to_vec();
+        sorted.sort_by_key(|&k| coord(k));
+        return sorted;
+    }
+    let mut start = vec![0u32; extent as usize + 1];
+    for &k in order {
+        start[coord(k) as usize + 1] += 1;
+    }
+    for v in 1..start.len() {
+        start[v] += start[v - 1];
+    }
+    let mut sorted = vec![0; order.len()];
+    for &k in order {
+        let s = &mut start[coord(k) as usize];
+        sorted[*s as usize] = k;
+        *s += 1;
+    }
+    sorted
 }
 
 /// The positions `0..keys.len() / width` ordered by their keys — `width` words each, compared
@@ -1058,6 +1081,31 @@ mod tests {
     }
 
     proptest! {
+        /// Each dimension's order is by the coordinate in it, then by all of them (as
+        /// [`key_order`] sorts those keys), whether counted or compared.
+        #[test]
+        fn picker_orders_by_a_coordinate_then_by_all(
+            ext in prop::collection::vec(1u32..9, 1..5),
+            picks in prop::collection::vec(any::<u32>(), 1..80),
+        ) {
+            let grid = Grid::new(&ext);
+            let mut dests: Vec<u32> = picks.iter().map(|&p| p % grid.len() as u32).collect();
+            dests.sort_unstable();
+            dests.dedup();
+            let picker = Picker::new(&grid, &dests);
+            let n = grid.rank();
+            let mut c = vec![0; n];
+            for d in 0..n {
+                let mut keys = Vec::new();
+                for &u in &picker.ids {
+                    grid.coords_into(u, &mut c);
+                    keys.push(c[d]);
+                    keys.extend_from_slice(&c);
+                }
+                prop_assert_eq!(&picker.by_dim[d], &key_order(&keys, n + 1));
+            }
+        }
+
         /// Packed or compared, the order is that of a stable sort by the key slices; small
         /// words and few of them take the packed path, long or wide keys the comparison.
         #[test]
