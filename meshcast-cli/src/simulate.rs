@@ -115,9 +115,9 @@ pub struct SimulateArgs {
     /// Stop a point as saturated once its undelivered measured messages rose at this many
     /// consecutive batch ends and at least doubled, or once the messages in the system grew by
     /// more than 15% of those generated and by more than 4 standard deviations over each of this
-    /// many windows of a batch, a batch/BATCHES apart, or (from the 10th batch end) by more than
-    /// 2% of those generated since the warm-up and over each of the measurement's last two
-    /// thirds (0: never early).
+    /// many windows of a batch, a batch/BATCHES apart, or (from the BATCHES-th batch end) by
+    /// more than 2% of those generated since the warm-up and over each of the measurement's last
+    /// two thirds (0: never early).
     #[arg(long, value_name = "BATCHES", default_value_t = EARLY_SATURATION)]
     pub early_saturation: u32,
     /// Messages at most in the network and the source queues, per node: a point beyond it stops

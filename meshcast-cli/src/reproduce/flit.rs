@@ -111,7 +111,7 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         DEFICIT * 100.0,
         DEFICIT_SIGMAS,
         m.deficit_step(),
-        m.min_batches,
+        m.early_saturation,
         SHORTFALL * 100.0,
         n = m.early_saturation
     );

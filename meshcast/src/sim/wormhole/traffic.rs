@@ -21,7 +21,7 @@
 //!   of `early_saturation` windows of a batch's length, ending a `1/early_saturation` batch apart
 //!   ([`Saturation::Deficit`], see [`Measure::early_saturation`]), or the undelivered measured
 //!   messages rose at each of `early_saturation` consecutive batch ends and at least doubled over
-//!   them ([`Saturation::Growing`]), or, from the [`Measure::min_batches`]th batch end on, the
+//!   them ([`Saturation::Growing`]), or, from the `early_saturation`th batch end on, the
 //!   messages in the system grew by more than [`SHORTFALL`] of those generated since the warm-up,
 //!   and over each of the measurement's last two thirds too ([`Saturation::Shortfall`]): the
 //!   network accepts less than is offered, and the run stops there instead of running to the
@@ -124,9 +124,9 @@ pub struct Measure {
     /// each of the last `n` windows of `n` steps of `batch / n` cycles (a step apart, all after
     /// the warm-up), the messages in the system grew by more than [`DEFICIT`] of the messages
     /// generated in the window and by more than [`DEFICIT_SIGMAS`] times the square root of the
-    /// two counts' sum; or when, at a batch end from the [`Measure::min_batches`]th on, they grew
-    /// by more than [`SHORTFALL`] of the messages generated (and [`DEFICIT_SIGMAS`] standard
-    /// deviations) since the warm-up and over each of the last two thirds of the batches.
+    /// two counts' sum; or when, at a batch end from the `n`th on, they grew by more than
+    /// [`SHORTFALL`] of the messages generated (and [`DEFICIT_SIGMAS`] standard deviations) since
+    /// the warm-up and over each of the last two thirds of the batches.
     pub early_saturation: u32,
     /// Messages at most in the system (waiting at their sources or in the network), per node:
     /// a run that exceeds it stops at once as saturated. It bounds the run's memory.
@@ -144,9 +144,10 @@ pub const DEFICIT: f64 = 0.15;
 /// The share of the offered messages that the messages in the system must have grown by, since the
 /// warm-up and over each of the measurement's last two thirds, for [`Saturation::Shortfall`]: the
 /// network accepted less than 98% of what was offered. A stable network's count is stationary, so
-/// its growth over a long measurement is a fluctuation, a vanishing share of what was generated
-/// (at most 0.7% over a third, 0.3% over the whole, at the stable points of seed 003 Figs. 8–9
-/// from their tenth batch on; docs/SIMULATOR.md).
+/// its growth over a long measurement is a fluctuation, a vanishing share of what was generated:
+/// at the stable points of seed 003 Figs. 8–9, from their fifth batch on, at most 0.5% over the
+/// whole measurement, 1.7% over one third, and 0.25% over all three windows at once
+/// (docs/SIMULATOR.md).
 pub const SHORTFALL: f64 = 0.02;
 
 /// How many standard deviations of a stable network's fluctuation a window's growth must exceed
@@ -232,8 +233,8 @@ pub enum Saturation {
     Deficit(u64),
     /// The messages in the system (this many at the stop) grew by more than [`SHORTFALL`] of
     /// those generated, and a stable network's fluctuation, since the warm-up and over each of the
-    /// measurement's last two thirds, at a batch end from [`Measure::min_batches`] on: the network
-    /// accepts slightly less than is offered, and the run stopped there.
+    /// measurement's last two thirds, at a batch end from the [`Measure::early_saturation`]th on:
+    /// the network accepts slightly less than is offered, and the run stopped there.
     Shortfall(u64),
     /// More messages (this many) in the system than [`Measure::max_backlog`] allows: the run stopped
     /// at once.
@@ -576,13 +577,13 @@ impl Ledger {
         self.samples.push((live, generated));
     }
 
-    /// [`Saturation::Shortfall`] when at least `min_batches` batches are recorded and the messages
-    /// in the system outgrew [`SHORTFALL`] over all of them and over each of their last two
-    /// thirds: a sustained growth, not a network still filling after a short warm-up (its growth
-    /// is in the first third) nor one late surge.
-    fn shortfall(&self, min_batches: u32) -> Option<Saturation> {
+    /// [`Saturation::Shortfall`] when at least `batches` batches are recorded and the messages in
+    /// the system outgrew [`SHORTFALL`] over all of them and over each of their last two thirds:
+    /// a sustained growth, not a network still filling after a short warm-up (its growth is in
+    /// the first third) nor one late surge.
+    fn shortfall(&self, batches: u32) -> Option<Saturation> {
         let k = self.samples.len().checked_sub(1)?;
-        if k < min_batches as usize {
+        if k < batches as usize {
             return None;
         }
         let grew =
@@ -727,7 +728,7 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
                 if m.early_saturation > 0 {
                     early = early
                         .or(tallies.growing(m.early_saturation))
-                        .or(ledger.shortfall(m.min_batches));
+                        .or(ledger.shortfall(m.early_saturation));
                 }
                 if tallies.converged(&m) || now >= last_stop {
                     stop = Some(now);
