@@ -579,7 +579,7 @@ fn a_deficit_stops_a_saturated_run_within_two_batches() {
 /// stops.
 #[test]
 fn the_early_saturation_rules_leave_stable_runs_near_saturation_alone() {
-    for (load, seed) in [(0.026, 1), (0.026, 2), (0.026, 3), (0.028, 3)] {
+    for (load, seed) in [(0.026, 1), (0.026, 2), (0.026, 3), (0.028, 1), (0.028, 3)] {
         let setup = small_setup(load, 0.0, "dual-path", seed);
         let full = simulate(&without_early_stops(&setup)).unwrap();
         assert!(full.saturated.is_none(), "{full:?}");

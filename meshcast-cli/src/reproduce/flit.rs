@@ -100,7 +100,7 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
          multicast latency ± 95% half-width in cycles; \"sat.\" where the network saturated \
          (messages in the system growing by over {:.0}% of those generated and over {} standard \
          deviations in each of {n} windows of a batch, {} cycles apart, undelivered measured \
-         messages rising at {n} batch ends in a row and doubling, or, from batch {} on, messages \
+         messages rising at {n} batch ends in a row and doubling, or, from batch {n} on, messages \
          in the system growing by over {:.0}% of those generated since the warm-up and over each \
          of the measurement's last two thirds — any of these stops the run —, measured messages \
          undelivered after the drain, or latency rising); † where the cycle limit came first.\n",
@@ -111,7 +111,6 @@ pub fn seed003_figures_section(quick: bool, seed: u64, quiet: bool) -> Result<St
         DEFICIT * 100.0,
         DEFICIT_SIGMAS,
         m.deficit_step(),
-        m.early_saturation,
         SHORTFALL * 100.0,
         n = m.early_saturation
     );

@@ -151,9 +151,10 @@ pub const DEFICIT: f64 = 0.15;
 pub const SHORTFALL: f64 = 0.02;
 
 /// How many standard deviations of a stable network's fluctuation a window's growth must exceed
-/// for [`Saturation::Deficit`] (and [`Saturation::Shortfall`]). A stable network's count of messages in the system is stationary,
-/// with a variance about its mean (as for the M/G/∞ queue, Poisson arrivals); the difference of two
-/// counts a window apart then has a variance about their sum.
+/// for [`Saturation::Deficit`] and [`Saturation::Shortfall`]. A stable network's count of
+/// messages in the system is stationary, with a variance about its mean (as for the M/G/∞ queue,
+/// Poisson arrivals); the difference of two counts a window apart then has a variance about their
+/// sum.
 pub const DEFICIT_SIGMAS: f64 = 4.0;
 
 /// [`Measure::max_backlog`]'s default: far above the few messages per node a stable network holds
