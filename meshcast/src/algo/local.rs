@@ -832,19 +832,9 @@ fn stably_by(order: &[u32], extent: u32, coord: impl Fn(u32) -> u32) -> Vec<u32>
         sorted.sort_by_key(|&k| coord(k));
         return sorted;
     }
-    let mut start = vec![0u32; extent as usize + 1];
-    for &k in order {
-        start[coord(k) as usize + 1] += 1;
-    }
-    for v in 1..start.len() {
-        start[v] += start[v - 1];
-    }
     let mut sorted = vec![0; order.len()];
-    for &k in order {
-        let s = &mut start[coord(k) as usize];
-        sorted[*s as usize] = k;
-        *s += 1;
-    }
+    let mut start = vec![0; extent as usize];
+    counting_pass(order, &mut sorted, &mut start, |k| coord(k) as usize);
     sorted
 }
 
@@ -944,20 +934,28 @@ const FEW_KEYS: usize = 128;
 /// significant first.
 fn radix_sort<P: Packed>(packed: &mut Vec<P>, key_bits: u32) {
     let mut spare = vec![P::default(); packed.len()];
+    let mut start = [0; 256];
     for shift in (32..32 + key_bits).step_by(8) {
-        let mut start = [0usize; 256];
-        for &p in packed.iter() {
-            start[p.byte(shift)] += 1;
-        }
-        let mut sum = 0;
-        for s in &mut start {
-            (*s, sum) = (sum, sum + *s);
-        }
-        for &p in packed.iter() {
-            spare[start[p.byte(shift)]] = p;
-            start[p.byte(shift)] += 1;
-        }
+        counting_pass(packed, &mut spare, &mut start, |p| p.byte(shift));
         std::mem::swap(packed, &mut spare);
+    }
+}
+
+/// One stable counting pass: `from` into `to` in the order of `key`, whose values are below
+/// `start.len()` (the counters, overwritten).
+fn counting_pass<T: Copy>(from: &[T], to: &mut [T], start: &mut [usize], key: impl Fn(T) -> usize) {
+    start.fill(0);
+    for &x in from {
+        start[key(x)] += 1;
+    }
+    let mut sum = 0;
+    for s in start.iter_mut() {
+        (*s, sum) = (sum, sum + *s);
+    }
+    for &x in from {
+        let s = &mut start[key(x)];
+        to[*s] = x;
+        *s += 1;
     }
 }
 
