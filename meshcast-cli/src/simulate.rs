@@ -98,7 +98,8 @@ pub struct SimulateArgs {
     /// Cycles simulated before measuring.
     #[arg(long, default_value_t = 10_000)]
     pub warmup: u64,
-    /// Cycles per batch of the batch-means confidence interval.
+    /// Cycles per batch of the batch-means confidence interval (at most 1,000,000 batches
+    /// between the warm-up and the drain).
     #[arg(long, default_value_t = 5_000)]
     pub batch: u64,
     /// Stop when the 95% half-width is within this fraction of the mean.

@@ -177,6 +177,11 @@ fn bad_input_is_one_line_and_exit_2() {
             ],
             "--dests 40 is not allowed: between 1 and the node count − 1",
         ),
+        (
+            &[&small[..], &["--batch", "1", "--max-cycles", "1000000000"]].concat(),
+            "--batch 1 (999940000 cycles between the warm-up and the drain) is not allowed: at \
+             most 1,000,000 batches",
+        ),
     ] {
         let out = meshcast(args, "1");
         let err = String::from_utf8_lossy(&out.stderr);

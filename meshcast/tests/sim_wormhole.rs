@@ -6,7 +6,8 @@ use meshcast::eval::{wormhole_latency, Ports, Wormhole};
 use meshcast::plan::{Hop, Plan, PlanKind};
 use meshcast::route::dimension_ordered;
 use meshcast::sim::wormhole::traffic::{
-    simulate, simulate_observed, Destinations, Measure, Saturation, Setup, Traffic,
+    simulate, simulate_observed, validate, Destinations, Measure, Saturation, Setup, Traffic,
+    MAX_BATCHES,
 };
 use meshcast::sim::wormhole::{run_plan, ChannelId, Delivery, Observer, Router, VcRelease};
 use meshcast::topology::{Node, Shape};
@@ -644,6 +645,21 @@ fn max_cycles_bounds_the_drain() {
     );
     // A drain that does not fit under the limit is refused.
     setup.measure.drain = 5_000;
+    assert!(matches!(simulate(&setup), Err(WormholeError::Input(_))));
+}
+
+/// The per-batch records (means, undelivered messages, messages in the system) are bounded:
+/// more than `MAX_BATCHES` batches between the warm-up and the drain are refused before the
+/// first cycle, exactly `MAX_BATCHES` are not.
+#[test]
+fn the_batch_count_is_bounded() {
+    let mut setup = small_setup(0.01, 0.0, "dual-path", 1);
+    let m = &mut setup.measure;
+    m.batch = 1;
+    m.max_cycles = m.warmup + m.drain + MAX_BATCHES;
+    assert!(validate(&setup).is_ok());
+    setup.measure.max_cycles += 1;
+    assert!(matches!(validate(&setup), Err(WormholeError::Input(_))));
     assert!(matches!(simulate(&setup), Err(WormholeError::Input(_))));
 }
 

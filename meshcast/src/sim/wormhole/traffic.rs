@@ -12,7 +12,8 @@
 //! **Bounds.** A run never simulates more than `max_cycles` cycles, drain included: measuring
 //! stops at the latest at the first batch end `drain` cycles before. Messages in the system
 //! (waiting at their sources or in the network) are capped at `max_backlog` per node: beyond, the
-//! run stops at once as saturated. Worms in the network are bounded by the network itself (each
+//! run stops at once as saturated. The batches between the warm-up and the drain are at most
+//! [`MAX_BATCHES`]. Worms in the network are bounded by the network itself (each
 //! holds an injection channel or a virtual channel), so memory and time are bounded by the
 //! settings whatever the load.
 //!
@@ -156,6 +157,11 @@ pub const SHORTFALL: f64 = 0.02;
 /// Poisson arrivals); the difference of two counts a window apart then has a variance about their
 /// sum.
 pub const DEFICIT_SIGMAS: f64 = 4.0;
+
+/// The most batches a run may hold between its warm-up and its drain: the run keeps a few numbers
+/// per batch (its mean, the undelivered messages, the messages in the system), 32 bytes, so at
+/// most 32 MB. The default settings hold 198.
+pub const MAX_BATCHES: u64 = 1_000_000;
 
 /// [`Measure::max_backlog`]'s default: far above the few messages per node a stable network holds
 /// (Little's law: load × latency), small enough for the largest networks' memory.
@@ -349,6 +355,17 @@ fn check(setup: &Setup) -> Result<(), WormholeError> {
     }
     if m.max_backlog == 0 {
         return bad("max_backlog", "0".into(), "at least 1 message per node");
+    }
+    let measured = m.max_cycles - m.warmup - m.drain;
+    if measured / m.batch > MAX_BATCHES {
+        return bad(
+            "batch",
+            format!(
+                "{} ({} cycles between the warm-up and the drain)",
+                m.batch, measured
+            ),
+            "at most 1,000,000 batches: a batch of at least a millionth of those cycles",
+        );
     }
     Ok(())
 }
