@@ -36,8 +36,7 @@
 //! assert_eq!(Metrics::of(&plan, req.shape()).traffic, 17);
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
-use std::ops::Range;
+use std::collections::BinaryHeap;
 
 use crate::algo::local::{Grid, LocalTree, NONE};
 use crate::algo::reduce::ZoneAlgorithm;
@@ -48,16 +47,25 @@ pub struct Rsa;
 
 impl ZoneAlgorithm for Rsa {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
-        let mut links = if tree.grid.rank() <= 2 {
+        let links = if tree.grid.rank() <= 2 {
             sweep(&tree.grid, dests)
         } else {
             merge(&tree.grid, dests)
         };
         // A point's meet lies nearer the origin, so joining nearest first finds every meet
-        // already in the tree.
-        links.sort_unstable_by_key(|&(child, _)| (tree.grid.norm(child), child));
-        for (child, parent) in links {
-            tree.connect(parent, child);
+        // already in the tree. Each link's key once, not at every comparison.
+        let mut keyed: Vec<(u64, u32)> = links
+            .into_iter()
+            .map(|(child, parent)| {
+                (
+                    u64::from(tree.grid.norm(child)) << 32 | u64::from(child),
+                    parent,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        for (key, parent) in keyed {
+            tree.connect(parent, key as u32);
         }
     }
 }
@@ -106,6 +114,12 @@ fn merge(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
 /// that made it, still there when it enters): removing a maximal point is the only change of
 /// the staircase, and the points it uncovers are found row by row in a tree of each row's
 /// largest x. With rank 1, every point is on row 0.
+///
+/// The data structures keep the work per step small and flat (issue 14): the points and the
+/// staircase's x are 64-ary bitmap trees ([`Bits`], successor and predecessor in a few word
+/// operations), the row tree is searched bottom-up from the row asked about, and the candidates
+/// wait in buckets of meet distance ([`Candidates`]), since most of them are stale when they
+/// come out.
 fn sweep(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
     let mut plane = Plane::new(grid, dests);
     let mut links = Vec::new();
@@ -140,17 +154,19 @@ fn sweep(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
     links
 }
 
-/// The points of [`sweep`]: per row the x of every point, a tree of each row's largest x, the
-/// staircase of maximal points, and the heap of candidate merges.
+/// The points of [`sweep`]: the set of points (ids in row order), a tree of each row's largest
+/// x, the staircase of maximal points, and the heap of candidate merges.
 struct Plane {
     width: u32,
-    rows: Vec<BTreeSet<u32>>,
+    height: u32,
+    points: Bits,
     largest: RowMax,
-    /// The maximal points, x → id.
-    stair: BTreeMap<u32, u32>,
+    /// The x of every maximal point, and at each such x the point's id.
+    stair: Bits,
+    stair_id: Vec<u32>,
     /// Candidates: the meet's distance from the origin above the complement of the smaller id,
     /// and the larger-x point of a staircase pair (`NONE`: a dominated point).
-    heap: BinaryHeap<(u64, u32)>,
+    heap: Candidates,
     len: usize,
 }
 
@@ -158,12 +174,15 @@ impl Plane {
     /// The origin and `dests`, the staircase built, every candidate in the heap.
     fn new(grid: &Grid, dests: &[u32]) -> Plane {
         let height = if grid.rank() == 2 { grid.extent(1) } else { 1 };
+        let width = grid.extent(0);
         let mut plane = Plane {
-            width: grid.extent(0),
-            rows: vec![BTreeSet::new(); height as usize],
+            width,
+            height,
+            points: Bits::new(width as usize * height as usize),
             largest: RowMax::new(height as usize),
-            stair: BTreeMap::new(),
-            heap: BinaryHeap::new(),
+            stair: Bits::new(width as usize),
+            stair_id: vec![NONE; width as usize],
+            heap: Candidates::new(width + height - 2, dests.len() + 1),
             len: 0,
         };
         for &u in dests.iter().chain(&[0]) {
@@ -179,27 +198,29 @@ impl Plane {
     /// point is maximal when it lies right of every point of the rows above.
     fn build_staircase(&mut self) {
         let mut right = None;
-        for y in (0..self.rows.len() as u32).rev() {
-            let Some(&x) = self.rows[y as usize].last() else {
+        for y in (0..self.height).rev() {
+            let Some(x) = self.last_in_row(y) else {
                 continue;
             };
             if right.is_none_or(|r| x > r) {
-                self.stair.insert(x, self.id(x, y));
+                self.add_to_stair(x, self.id(x, y));
                 right = Some(x);
             }
         }
-        let width = self.width;
-        let points: Vec<u32> = (0..self.rows.len() as u32)
-            .flat_map(|y| self.rows[y as usize].iter().map(move |&x| x + y * width))
-            .collect();
-        for u in points {
+        let mut at = self.points.next(0);
+        while let Some(u) = at {
             if !self.is_maximal(u) {
                 self.push_dominated(u);
             }
+            at = self.points.next(u as usize + 1);
         }
-        let stair: Vec<u32> = self.stair.values().copied().collect();
-        for w in stair.windows(2) {
-            self.push_neighbours(w[0], w[1]);
+        let mut left = self.stair.next(0);
+        while let Some(lx) = left {
+            let right = self.stair.next(lx as usize + 1);
+            if let Some(rx) = right {
+                self.push_neighbours(self.stair_id[lx as usize], self.stair_id[rx as usize]);
+            }
+            left = right;
         }
     }
 
@@ -217,26 +238,43 @@ impl Plane {
     }
 
     fn contains(&self, u: u32) -> bool {
-        let (x, y) = self.xy(u);
-        self.rows[y as usize].contains(&x)
+        self.points.contains(u as usize)
+    }
+
+    /// The largest x of a point in row `y`.
+    fn last_in_row(&self, y: u32) -> Option<u32> {
+        let start = self.id(0, y);
+        let last = self.points.prev((start + self.width - 1) as usize)?;
+        (last >= start).then(|| last - start)
+    }
+
+    /// The point of least x beyond `x` in row `y`, as its x.
+    fn next_in_row(&self, x: u32, y: u32) -> Option<u32> {
+        let next = self.points.next(self.id(x, y) as usize + 1)?;
+        (next < self.id(0, y + 1)).then(|| next - self.id(0, y))
     }
 
     fn is_maximal(&self, u: u32) -> bool {
-        self.stair.get(&self.xy(u).0) == Some(&u)
+        let x = self.xy(u).0;
+        self.stair.contains(x as usize) && self.stair_id[x as usize] == u
+    }
+
+    fn add_to_stair(&mut self, x: u32, u: u32) {
+        self.stair.insert(x as usize);
+        self.stair_id[x as usize] = u;
     }
 
     /// Whether `left` and `right` are maximal points, neighbours on the staircase.
     fn neighbours(&self, left: u32, right: u32) -> bool {
         self.is_maximal(left)
             && self.is_maximal(right)
-            && self.stair.range(self.xy(left).0 + 1..).next() == Some((&self.xy(right).0, &right))
+            && self.stair.next(self.xy(left).0 as usize + 1) == Some(self.xy(right).0)
     }
 
     /// A dominated point `r`: its best merge is with its dominator of least id.
     fn push_dominated(&mut self, r: u32) {
         let (x, y) = self.xy(r);
-        self.heap
-            .push((u64::from(x + y) << 32 | u64::from(!r), NONE));
+        self.heap.push(u64::from(x + y) << 32 | u64::from(!r), NONE);
     }
 
     /// Staircase neighbours (`left` has the smaller x): they meet at `left`'s x and `right`'s
@@ -244,39 +282,39 @@ impl Plane {
     fn push_neighbours(&mut self, left: u32, right: u32) {
         let norm = self.xy(left).0 + self.xy(right).1;
         self.heap
-            .push((u64::from(norm) << 32 | u64::from(!right), left));
+            .push(u64::from(norm) << 32 | u64::from(!right), left);
     }
 
     /// The point of least id among those that dominate `r` (a row above, or its own row to
     /// the right).
     fn dominator(&self, r: u32) -> u32 {
         let (x, y) = self.xy(r);
-        if let Some(&right) = self.rows[y as usize].range(x + 1..).next() {
+        if let Some(right) = self.next_in_row(x, y) {
             return self.id(right, y);
         }
         let row = self
             .largest
             .first_at_least(y as usize + 1, x + 1)
-            .expect("a dominated point has a dominator");
-        let &above = self.rows[row].range(x..).next().expect("the row reaches x");
-        self.id(above, row as u32)
+            .expect("a dominated point has a dominator") as u32;
+        self.points
+            .next(self.id(x, row) as usize)
+            .expect("the row reaches x")
     }
 
     fn insert(&mut self, u: u32) {
-        let (x, y) = self.xy(u);
-        self.rows[y as usize].insert(x);
-        self.update_row(y);
+        self.points.insert(u as usize);
+        self.update_row(self.xy(u).1);
         self.len += 1;
     }
 
     /// Remove `u`; if it was maximal, the points it alone dominated join the staircase.
     fn remove(&mut self, u: u32) {
         let (x, y) = self.xy(u);
-        self.rows[y as usize].remove(&x);
+        self.points.remove(u as usize);
         self.update_row(y);
         self.len -= 1;
-        if self.stair.get(&x) == Some(&u) {
-            self.stair.remove(&x);
+        if self.is_maximal(u) {
+            self.stair.remove(x as usize);
             self.uncover(x, y);
         }
     }
@@ -284,8 +322,14 @@ impl Plane {
     /// After the maximal point at `(x, y)` left: the points it alone dominated join the
     /// staircase, and every new pair of neighbours becomes a candidate.
     fn uncover(&mut self, x: u32, y: u32) {
-        let left = self.stair.range(..x).next_back().map(|(&lx, &l)| (lx, l));
-        let right = self.stair.range(x + 1..).next().map(|(_, &r)| r);
+        let left = x
+            .checked_sub(1)
+            .and_then(|before| self.stair.prev(before as usize))
+            .map(|lx| (lx, self.stair_id[lx as usize]));
+        let right = self
+            .stair
+            .next(x as usize + 1)
+            .map(|rx| self.stair_id[rx as usize]);
         let mut chain: Vec<u32> = left.iter().map(|&(_, l)| l).collect();
         let floor = right.map(|r| self.xy(r).1 as usize + 1).unwrap_or(0);
         let (mut top, mut beyond) = (y as usize + 1, left.map(|(lx, _)| lx));
@@ -295,9 +339,11 @@ impl Plane {
             if row < floor {
                 break;
             }
-            let &px = self.rows[row].last().expect("a row with a largest x");
+            let px = self
+                .last_in_row(row as u32)
+                .expect("a row with a largest x");
             let p = self.id(px, row as u32);
-            self.stair.insert(px, p);
+            self.add_to_stair(px, p);
             chain.push(p);
             (top, beyond) = (row, Some(px));
         }
@@ -308,8 +354,157 @@ impl Plane {
     }
 
     fn update_row(&mut self, y: u32) {
-        let value = self.rows[y as usize].last().map_or(0, |&x| x + 1);
+        let value = self.last_in_row(y).map_or(0, |x| x + 1);
         self.largest.set(y as usize, value);
+    }
+}
+
+/// The candidate merges of [`sweep`], greatest first, in buckets of meet distances (spans of
+/// `2^shift` distances, as few as keep the buckets within about two per point) of which the
+/// highest non-empty one is a heap. Meets get no farther as the sweep goes on, so each bucket is
+/// made a heap once, from the top down, and most pushes go to a small heap or a plain list
+/// instead of one heap of every candidate — three in four are stale by the time they come out.
+/// A push above the heap's bucket would still come out first.
+struct Candidates {
+    shift: u32,
+    buckets: Vec<Vec<(u64, u32)>>,
+    heap: BinaryHeap<(u64, u32)>,
+    /// The bucket `heap` was made from.
+    level: usize,
+    /// The highest bucket that may hold candidates, at least `level`.
+    top: usize,
+}
+
+impl Candidates {
+    /// Room for meet distances up to `max_norm`, for `points` points.
+    fn new(max_norm: u32, points: usize) -> Candidates {
+        let mut shift = 0;
+        while (max_norm >> shift) as usize > 2 * points + 64 {
+            shift += 1;
+        }
+        Candidates {
+            shift,
+            buckets: vec![Vec::new(); (max_norm >> shift) as usize + 1],
+            heap: BinaryHeap::new(),
+            level: 0,
+            top: 0,
+        }
+    }
+
+    /// A candidate: its key, the meet's distance in the high 32 bits.
+    fn push(&mut self, key: u64, left: u32) {
+        let b = (key >> 32 >> self.shift) as usize;
+        if b == self.level && !self.heap.is_empty() {
+            self.heap.push((key, left));
+        } else {
+            self.buckets[b].push((key, left));
+            self.top = self.top.max(b);
+        }
+    }
+
+    /// The greatest candidate.
+    fn pop(&mut self) -> Option<(u64, u32)> {
+        if self.heap.is_empty() || self.top > self.level {
+            self.buckets[self.level].extend(self.heap.drain());
+            while self.buckets[self.top].is_empty() {
+                self.top = self.top.checked_sub(1)?;
+            }
+            self.level = self.top;
+            self.heap = BinaryHeap::from(std::mem::take(&mut self.buckets[self.level]));
+        }
+        self.heap.pop()
+    }
+}
+
+/// A set of the integers below a bound with membership, successor and predecessor in
+/// O(log₆₄ bound): a 64-ary tree of bitmaps, level 0 the set itself and each bit of a level
+/// above saying whether a word of the level below is non-zero.
+struct Bits {
+    levels: Vec<Vec<u64>>,
+}
+
+impl Bits {
+    fn new(bound: usize) -> Bits {
+        let mut levels = vec![vec![0; bound.div_ceil(64).max(1)]];
+        while levels[levels.len() - 1].len() > 1 {
+            let below = levels[levels.len() - 1].len();
+            levels.push(vec![0; below.div_ceil(64)]);
+        }
+        Bits { levels }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.levels[0][i / 64] >> (i % 64) & 1 != 0
+    }
+
+    fn insert(&mut self, mut i: usize) {
+        for level in &mut self.levels {
+            let word = &mut level[i / 64];
+            let was = *word;
+            *word |= 1 << (i % 64);
+            if was != 0 {
+                return;
+            }
+            i /= 64;
+        }
+    }
+
+    fn remove(&mut self, mut i: usize) {
+        for level in &mut self.levels {
+            let word = &mut level[i / 64];
+            *word &= !(1 << (i % 64));
+            if *word != 0 {
+                return;
+            }
+            i /= 64;
+        }
+    }
+
+    /// The least member at least `i`.
+    fn next(&self, i: usize) -> Option<u32> {
+        let (mut level, mut i) = (0, i);
+        // Up while the rest of `i`'s word is empty: then the next non-empty word is wanted.
+        loop {
+            let words = &self.levels[level];
+            let word = words.get(i / 64)? & u64::MAX << (i % 64);
+            if word != 0 {
+                i = i / 64 * 64 + word.trailing_zeros() as usize;
+                break;
+            }
+            level += 1;
+            if level == self.levels.len() {
+                return None;
+            }
+            i = i / 64 + 1;
+        }
+        // Down along the least members.
+        while level > 0 {
+            level -= 1;
+            i = i * 64 + self.levels[level][i].trailing_zeros() as usize;
+        }
+        Some(i as u32)
+    }
+
+    /// The greatest member at most `i`.
+    fn prev(&self, i: usize) -> Option<u32> {
+        let (mut level, mut i) = (0, i);
+        loop {
+            let word = self.levels[level][i / 64] & u64::MAX >> (63 - i % 64);
+            if word != 0 {
+                i = i / 64 * 64 + 63 - word.leading_zeros() as usize;
+                break;
+            }
+            level += 1;
+            if level == self.levels.len() || i < 64 {
+                return None;
+            }
+            i = i / 64 - 1;
+        }
+        while level > 0 {
+            level -= 1;
+            i = i * 64 + 63 - self.levels[level][i].leading_zeros() as usize;
+        }
+        Some(i as u32)
     }
 }
 
@@ -331,44 +526,68 @@ impl RowMax {
     fn set(&mut self, row: usize, value: u32) {
         let mut i = row + self.size;
         self.tree[i] = value;
+        // Up while the maximum changes.
         while i > 1 {
             i /= 2;
-            self.tree[i] = self.tree[2 * i].max(self.tree[2 * i + 1]);
+            let max = self.tree[2 * i].max(self.tree[2 * i + 1]);
+            if self.tree[i] == max {
+                break;
+            }
+            self.tree[i] = max;
         }
     }
 
-    /// The lowest row at or above `from` whose value is at least `v`.
+    /// The lowest row at or above `from` whose value is at least `v` (≥ 1): from `from`'s leaf, up
+    /// and rightwards to the first subtree that holds one, then down its leftmost such leaf.
     fn first_at_least(&self, from: usize, v: u32) -> Option<usize> {
-        self.first(1, 0..self.size, from, v)
-    }
-
-    fn first(&self, node: usize, span: Range<usize>, from: usize, v: u32) -> Option<usize> {
-        if span.end <= from || self.tree[node] < v {
+        if from >= self.size {
             return None;
         }
-        if span.len() == 1 {
-            return Some(span.start);
+        let mut i = from + self.size;
+        while self.tree[i] < v {
+            while i % 2 == 1 {
+                i /= 2;
+            }
+            if i == 0 {
+                return None;
+            }
+            i += 1;
         }
-        let mid = (span.start + span.end) / 2;
-        self.first(2 * node, span.start..mid, from, v)
-            .or_else(|| self.first(2 * node + 1, mid..span.end, from, v))
+        while i < self.size {
+            i = if self.tree[2 * i] >= v {
+                2 * i
+            } else {
+                2 * i + 1
+            };
+        }
+        Some(i - self.size)
     }
 
-    /// The highest row below `to` whose value is at least `v`.
+    /// The highest row below `to` whose value is at least `v` (≥ 1): the mirror of
+    /// [`RowMax::first_at_least`].
     fn last_below(&self, to: usize, v: u32) -> Option<usize> {
-        self.last(1, 0..self.size, to, v)
-    }
-
-    fn last(&self, node: usize, span: Range<usize>, to: usize, v: u32) -> Option<usize> {
-        if span.start >= to || self.tree[node] < v {
+        let to = to.min(self.size);
+        if to == 0 {
             return None;
         }
-        if span.len() == 1 {
-            return Some(span.start);
+        let mut i = to - 1 + self.size;
+        while self.tree[i] < v {
+            while i % 2 == 0 {
+                i /= 2;
+            }
+            if i == 1 {
+                return None;
+            }
+            i -= 1;
         }
-        let mid = (span.start + span.end) / 2;
-        self.last(2 * node + 1, mid..span.end, to, v)
-            .or_else(|| self.last(2 * node, span.start..mid, to, v))
+        while i < self.size {
+            i = if self.tree[2 * i + 1] >= v {
+                2 * i + 1
+            } else {
+                2 * i
+            };
+        }
+        Some(i - self.size)
     }
 }
 
@@ -492,6 +711,7 @@ impl Points {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::collections::BTreeSet;
 
     /// The merges of [`sweep`] and of the n-dimensional loop, as sorted `(point, parent)` lists.
     fn both(grid: &Grid, dests: &[u32]) -> [Vec<(u32, u32)>; 2] {
@@ -516,6 +736,66 @@ mod tests {
             dests.dedup();
             let [fast, oracle] = both(&grid, &dests);
             prop_assert_eq!(fast, oracle);
+        }
+
+        /// The same in wide zones with few points, whose candidates share buckets of several
+        /// distances (`Candidates::shift` > 0).
+        #[test]
+        fn the_sweep_merges_as_the_loop_in_sparse_zones(
+            ext in prop::collection::vec(1u32..600, 1..3),
+            picks in prop::collection::vec(any::<u32>(), 0..12),
+        ) {
+            let grid = Grid::new(&ext);
+            let mut dests: Vec<u32> = picks.iter().map(|p| p % grid.len() as u32).collect();
+            dests.sort_unstable();
+            dests.dedup();
+            let [fast, oracle] = both(&grid, &dests);
+            prop_assert_eq!(fast, oracle);
+        }
+
+        /// `Bits` answers membership, successor and predecessor as an ordered set does, over
+        /// bounds of one to four levels.
+        #[test]
+        fn bits_are_an_ordered_set(
+            bound in 1usize..300_000,
+            ops in prop::collection::vec((any::<bool>(), any::<usize>()), 0..200),
+            probes in prop::collection::vec(any::<usize>(), 1..50),
+        ) {
+            let (mut bits, mut set) = (Bits::new(bound), BTreeSet::new());
+            for (add, x) in ops {
+                let x = x % bound;
+                if add {
+                    bits.insert(x);
+                    set.insert(x as u32);
+                } else {
+                    bits.remove(x);
+                    set.remove(&(x as u32));
+                }
+            }
+            for p in probes {
+                let p = p % bound;
+                prop_assert_eq!(bits.contains(p), set.contains(&(p as u32)));
+                prop_assert_eq!(bits.next(p), set.range(p as u32..).next().copied());
+                prop_assert_eq!(bits.prev(p), set.range(..=p as u32).next_back().copied());
+            }
+            prop_assert_eq!(bits.next(bound), None);
+        }
+
+        /// `RowMax` finds the rows a scan of the values finds.
+        #[test]
+        fn row_max_finds_the_rows_a_scan_finds(
+            values in prop::collection::vec(0u32..8, 1..70),
+            from in 0usize..80,
+            v in 1u32..9,
+        ) {
+            let mut tree = RowMax::new(values.len());
+            for (row, &x) in values.iter().enumerate() {
+                tree.set(row, x);
+            }
+            let first = (from..values.len()).find(|&r| values[r] >= v);
+            let last = (0..from.min(values.len())).rev().find(|&r| values[r] >= v);
+            prop_assert_eq!(tree.first_at_least(from, v), first);
+            prop_assert_eq!(tree.last_below(from, v), last);
         }
     }
 
