@@ -34,15 +34,42 @@ pub struct DiagStem;
 impl ZoneAlgorithm for DiagStem {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
         let stem = grow_stem(tree, dests);
+        let n = tree.grid.rank();
+        let mut coords = vec![0; stem.len() * n];
+        for (c, &v) in coords.chunks_exact_mut(n).zip(&stem) {
+            tree.grid.coords_into(v, c);
+        }
+        let mut at = vec![0; n];
         for u in by_distance(&tree.grid, dests) {
-            let grid = &tree.grid;
-            let in_zone = |v: u32| (0..grid.rank()).all(|d| grid.coord(v, d) <= grid.coord(u, d));
-            let closest = stem.iter().rev().copied().find(|&v| in_zone(v));
-            tree.connect(closest.expect("the origin is in every zone"), u);
+            tree.grid.coords_into(u, &mut at);
+            tree.connect(stem[last_in_zone(&coords, &at)], u);
         }
     }
 
     fn stem_first(&self) -> bool {
         true
     }
+}
+
+/// The index of the last stem node in the zone of the node at `at` (every coordinate at most
+/// `at`'s), the stem's coordinates flat in `coords`: the stem is monotone, so the nodes in the
+/// zone are a prefix of it, found by bisection. The origin, first, is in every zone.
+fn last_in_zone(coords: &[u32], at: &[u32]) -> usize {
+    let n = at.len();
+    let in_zone = |i: usize| {
+        coords[i * n..(i + 1) * n]
+            .iter()
+            .zip(at)
+            .all(|(c, a)| c <= a)
+    };
+    let (mut lo, mut hi) = (1, coords.len() / n);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if in_zone(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo - 1
 }
