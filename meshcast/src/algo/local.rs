@@ -519,34 +519,32 @@ impl LocalTree<'_> {
     /// once and the result stays a tree.
     pub fn connect(&mut self, from: u32, to: u32) {
         debug_assert!(self.contains(from));
-        if from == to {
-            return;
-        }
+        // The route walked backwards from `to` up to the first tree node met — the last one on
+        // it, `from` at the latest — so that only the new branch is walked.
         let mut route = std::mem::take(&mut self.route);
         route.clear();
-        route.push((from, 0));
-        let mut at = from;
-        let mut last_in_tree = 0;
-        for d in 0..self.grid.rank() {
+        let mut at = to;
+        'walk: for d in (0..self.grid.rank()).rev() {
             let (a, b) = (self.grid.coord(from, d), self.grid.coord(to, d));
-            // The step and its port (see [`port`]): up dimension `d` is `2d`, down `2d + 1`.
+            // Forward, the step along `d` and its port (see [`port`]): up dimension `d` is
+            // `2d`, down `2d + 1`; backwards the step is undone.
             let s = self.grid.stride(d);
-            let (step, port) = if a < b {
-                (s, 2 * d)
+            let (back, port) = if a < b {
+                (s.wrapping_neg(), 2 * d)
             } else {
-                (s.wrapping_neg(), 2 * d + 1)
+                (s, 2 * d + 1)
             };
             for _ in 0..a.abs_diff(b) {
-                at = at.wrapping_add(step);
                 if self.contains(at) {
-                    last_in_tree = route.len();
+                    break 'walk;
                 }
                 route.push((at, port));
+                at = at.wrapping_add(back);
             }
         }
-        for k in last_in_tree + 1..route.len() {
-            let ((child, port), (parent, _)) = (route[k], route[k - 1]);
-            self.add(child, parent, Some(port));
+        for &(child, port) in route.iter().rev() {
+            self.add(child, at, Some(port));
+            at = child;
         }
         self.route = route;
     }
