@@ -168,6 +168,8 @@ struct Plane {
     /// and the larger-x point of a staircase pair (`NONE`: a dominated point).
     heap: Candidates,
     len: usize,
+    /// [`Plane::uncover`]'s new stretch of the staircase, kept for the next one.
+    chain: Vec<u32>,
 }
 
 impl Plane {
@@ -184,6 +186,7 @@ impl Plane {
             stair_id: vec![NONE; width as usize],
             heap: Candidates::new(width + height - 2, dests.len() + 1),
             len: 0,
+            chain: Vec::new(),
         };
         for &u in dests.iter().chain(&[0]) {
             if !plane.contains(u) {
@@ -330,7 +333,9 @@ impl Plane {
             .stair
             .next(x as usize + 1)
             .map(|rx| self.stair_id[rx as usize]);
-        let mut chain: Vec<u32> = left.iter().map(|&(_, l)| l).collect();
+        let mut chain = std::mem::take(&mut self.chain);
+        chain.clear();
+        chain.extend(left.map(|(_, l)| l));
         let floor = right.map(|r| self.xy(r).1 as usize + 1).unwrap_or(0);
         let (mut top, mut beyond) = (y as usize + 1, left.map(|(lx, _)| lx));
         // Row by row downwards: the highest row below `top` with a point right of `beyond`;
@@ -351,6 +356,7 @@ impl Plane {
         for w in chain.windows(2) {
             self.push_neighbours(w[0], w[1]);
         }
+        self.chain = chain;
     }
 
     fn update_row(&mut self, y: u32) {
@@ -410,7 +416,9 @@ impl Candidates {
                 self.top = self.top.checked_sub(1)?;
             }
             self.level = self.top;
-            self.heap = BinaryHeap::from(std::mem::take(&mut self.buckets[self.level]));
+            // The empty heap's room goes to the bucket it leaves.
+            let spare = std::mem::take(&mut self.heap).into_vec();
+            self.heap = BinaryHeap::from(std::mem::replace(&mut self.buckets[self.level], spare));
         }
         self.heap.pop()
     }
