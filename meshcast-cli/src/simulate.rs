@@ -122,7 +122,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "BATCHES", default_value_t = EARLY_SATURATION)]
     pub early_saturation: u32,
     /// Messages at most in the network and the source queues, per node: a point beyond it stops
-    /// at once as saturated (this bounds memory).
+    /// at once as saturated, as it does beyond 2^25 hops in their plans (these bound memory).
     #[arg(long, value_name = "MESSAGES", default_value_t = MAX_BACKLOG)]
     pub max_backlog: u32,
     /// Seed of every random draw.
@@ -371,6 +371,7 @@ fn naming_the_flag(e: WormholeError, setup: &Setup) -> anyhow::Error {
 /// The flag of a setting the simulator checks.
 fn flag_of(setting: &str) -> Option<&'static str> {
     Some(match setting {
+        "topology" => "--topology",
         "vcs" => "--vcs",
         "buffer" => "--buffer",
         "pipeline" => "--pipeline",

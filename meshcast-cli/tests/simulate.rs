@@ -178,6 +178,17 @@ fn bad_input_is_one_line_and_exit_2() {
             "--dests 40 is not allowed: between 1 and the node count − 1",
         ),
         (
+            &[
+                "simulate",
+                "--topology",
+                "mesh:8192x8192",
+                "--load",
+                "0.001",
+            ][..],
+            "--topology mesh:8192x8192 with vcs/buffer/ports 2/4/1 (about 60.2 GB of simulator \
+             state) is not allowed: at most 8 GiB",
+        ),
+        (
             &[&small[..], &["--batch", "1", "--max-cycles", "1000000000"]].concat(),
             "--batch 1 (999940000 cycles between the warm-up and the drain) is not allowed: at \
              most 1,000,000 batches",

@@ -87,7 +87,55 @@ fn channels(
     classes: Classes,
 ) -> Result<(Router, Channels), WormholeError> {
     let router = router.check()?;
+    let bytes = state_bytes(shape, router);
+    if bytes > MAX_STATE_BYTES {
+        return Err(WormholeError::Input(crate::error::InputError::Setting {
+            name: "topology",
+            value: format!(
+                "{shape} with vcs/buffer/ports {}/{}/{} (about {:.1} GB of simulator state)",
+                router.vcs,
+                router.buffer,
+                router.ports,
+                bytes as f64 / 1e9
+            ),
+            allowed: "at most 8 GiB of simulator state: fewer nodes, virtual channels, buffer \
+                      flits or ports",
+        }));
+    }
     Ok((router, Channels::new(shape, router.vcs, classes)?))
+}
+
+/// The most memory the simulator's arrays may take ([`state_bytes`]): a topology whose state
+/// would take more is refused before anything is allocated, instead of running out of memory
+/// (a 8192² mesh with the default router would need about 58 GB). The default router fits
+/// about 9 million nodes.
+pub const MAX_STATE_BYTES: u64 = 8 << 30;
+
+/// About how many bytes the arrays of a run on `shape` with `router` take before any message
+/// exists: per virtual channel its record, its ring of arrival cycles (with a pipeline longer
+/// than one cycle), its queue of worms and its slot for a switch request; per channel its head,
+/// dateline flag, wake-up list and switch state; per node its injection and ejection ports, its
+/// message queue and generator. Messages come on top, bounded by the backlog caps
+/// ([`traffic::Measure::max_backlog`], [`traffic::MAX_LIVE_HOPS`]).
+pub fn state_bytes(shape: &Shape, router: Router) -> u64 {
+    use std::mem::size_of;
+    let nodes = shape.len() as u64;
+    let channels = nodes * 2 * shape.rank() as u64;
+    let (vcs, buffer, ports) = (
+        u64::from(router.vcs),
+        u64::from(router.buffer),
+        u64::from(router.ports),
+    );
+    let ring = if router.pipeline > 1 { 8 * buffer } else { 0 };
+    let per_vc = (size_of::<buffers::Vc>() + 4 + size_of::<switch::Request>()) as u64
+        + ring
+        + 4 * (buffer + 1);
+    let per_channel = (4 + 1 + size_of::<Vec<u32>>() + 16) as u64;
+    let per_port = (4 + 4 + 16 + size_of::<switch::Request>()) as u64;
+    let per_node =
+        (size_of::<Vec<u32>>() + size_of::<std::collections::VecDeque<u32>>() + 1 + 4 + 8 + 16)
+            as u64;
+    channels * vcs * per_vc + channels * per_channel + nodes * (ports * per_port + per_node)
 }
 
 impl Sim {
@@ -260,5 +308,45 @@ mod tests {
         assert!(*cycle >= WATCHDOG && *cycle < WATCHDOG + 50, "{err}");
         assert_eq!(waiting.len(), 5);
         assert!(waiting[0].contains("waits for channel"), "{err}");
+    }
+
+    /// The hops of the messages in the system, which the traffic runs cap: each multicast
+    /// counts its plan's hops from its admission until its last send is over.
+    #[test]
+    fn live_hops_count_the_plans_in_the_system() {
+        let shape = Shape::mesh(&[6, 6]).unwrap();
+        let mut sim = Sim::new(&shape, Router::default(), Classes::default()).unwrap();
+        let at = |x, y| shape.node(&[x, y]).unwrap();
+        let mut total = 0;
+        for (from, dests) in [
+            (at(0, 0), vec![at(5, 5), at(2, 3)]),
+            (at(3, 1), vec![at(0, 4)]),
+        ] {
+            let request = crate::algo::Request::new(shape.clone(), from, dests).unwrap();
+            let plan = crate::algo::find("vh").unwrap().route(&request).unwrap();
+            total += u64::from(plan.traffic());
+            sim.nodes.multicast(0, 0, plan, false);
+        }
+        sim.nodes.unicast(0, at(1, 1), at(4, 4), false);
+        assert_eq!(sim.nodes.live_hops(), total + 1);
+        for now in 0..2_000 {
+            sim.cycle(now, &mut NoObserver).unwrap();
+        }
+        assert_eq!((sim.nodes.live(), sim.nodes.live_hops()), (0, 0));
+    }
+
+    /// A topology whose simulator state would not fit the budget is refused before anything
+    /// is allocated; one just below it is not.
+    #[test]
+    fn the_state_of_a_huge_network_is_refused() {
+        let huge = Shape::mesh(&[8192, 8192]).unwrap();
+        let bytes = state_bytes(&huge, Router::default());
+        assert!(bytes > 50_000_000_000, "{bytes}");
+        let err = channels(&huge, Router::default(), Classes::default())
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("GB of simulator state"), "{err}");
+        let large = Shape::mesh(&[2048, 2048]).unwrap();
+        assert!(state_bytes(&large, Router::default()) < MAX_STATE_BYTES);
     }
 }

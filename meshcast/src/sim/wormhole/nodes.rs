@@ -30,6 +30,17 @@ enum Body {
     },
 }
 
+impl Body {
+    /// The hops of the message's plan (1 for a unicast): what its memory grows with — the plan,
+    /// its senders, its destinations and its queued sends are each at most that many entries.
+    fn hops(&self) -> u64 {
+        match self {
+            Body::Unicast(_) => 1,
+            Body::Multicast { plan, .. } => u64::from(plan.traffic()),
+        }
+    }
+}
+
 /// One message in the system.
 struct Message {
     body: Body,
@@ -73,6 +84,8 @@ pub(crate) struct Nodes {
     queues: Queues,
     hops: Vec<Hop>,
     arrivals: Vec<Arrival>,
+    /// [`Nodes::live_hops`].
+    live_hops: u64,
     startup: u32,
     /// When set, every destination's arrival cycle is recorded here.
     pub trace: Option<Vec<(Node, u64)>>,
@@ -90,6 +103,7 @@ impl Nodes {
             },
             hops: Vec::new(),
             arrivals: Vec::new(),
+            live_hops: 0,
             startup,
             trace: None,
         }
@@ -98,6 +112,11 @@ impl Nodes {
     /// Messages in the system: waiting at a node, or with a worm in the network.
     pub fn live(&self) -> u64 {
         (self.messages.len() - self.free.len()) as u64
+    }
+
+    /// The hops of the plans of the messages in the system (1 per unicast).
+    pub fn live_hops(&self) -> u64 {
+        self.live_hops
     }
 
     /// A unicast from `from` to `to` generated at `now`.
@@ -126,6 +145,7 @@ impl Nodes {
     }
 
     fn admit(&mut self, body: Body, now: u64, left: u32, sends: u32, measured: bool) -> u32 {
+        self.live_hops += body.hops();
         let m = Message {
             body,
             generated: now,
@@ -213,7 +233,9 @@ impl Nodes {
             self.enqueue_sends(msg, a.node, now);
         }
         if over {
-            self.messages[msg as usize] = None;
+            if let Some(m) = self.messages[msg as usize].take() {
+                self.live_hops -= m.body.hops();
+            }
             self.free.push(msg);
         }
     }

@@ -11,11 +11,12 @@
 //!
 //! **Bounds.** A run never simulates more than `max_cycles` cycles, drain included: measuring
 //! stops at the latest at the first batch end `drain` cycles before. Messages in the system
-//! (waiting at their sources or in the network) are capped at `max_backlog` per node: beyond, the
-//! run stops at once as saturated. The batches between the warm-up and the drain are at most
-//! [`MAX_BATCHES`]. Worms in the network are bounded by the network itself (each
-//! holds an injection channel or a virtual channel), so memory and time are bounded by the
-//! settings whatever the load.
+//! (waiting at their sources or in the network) are capped at `max_backlog` per node, and the
+//! hops of their plans at [`MAX_LIVE_HOPS`] in all: beyond, the run stops at once as saturated.
+//! The batches between the warm-up and the drain are at most [`MAX_BATCHES`]. Worms in the
+//! network are bounded by the network itself (each holds an injection channel or a virtual
+//! channel), and the network's arrays by [`super::MAX_STATE_BYTES`], so memory and time are
+//! bounded by the settings whatever the load.
 //!
 //! **Saturation** is reported instead of a mean when
 //! * the messages in the system grew faster than a stable network's fluctuation allows over each
@@ -158,6 +159,13 @@ pub const SHORTFALL: f64 = 0.02;
 /// sum.
 pub const DEFICIT_SIGMAS: f64 = 4.0;
 
+/// The most hops the plans of the messages in the system may hold in all (a unicast counts 1):
+/// beyond, the run stops at once as saturated, as at [`Measure::max_backlog`]. A message's
+/// memory grows with its plan, so a backlog of multicasts to thousands of destinations is capped
+/// by what it holds, not by its count: at most about 1.5 GB (some 40 bytes per hop for the
+/// plans, their senders, destinations and queued sends).
+pub const MAX_LIVE_HOPS: u64 = 1 << 25;
+
 /// The most batches a run may hold between its warm-up and its drain: the run keeps a few numbers
 /// per batch (its mean, the undelivered messages, the messages in the system), 32 bytes, so at
 /// most 32 MB. The default settings hold 198.
@@ -243,8 +251,8 @@ pub enum Saturation {
     /// measurement's last two thirds, at a batch end from the [`Measure::early_saturation`]th on:
     /// the network accepts slightly less than is offered, and the run stopped there.
     Shortfall(u64),
-    /// More messages (this many) in the system than [`Measure::max_backlog`] allows: the run stopped
-    /// at once.
+    /// More messages (this many) in the system than [`Measure::max_backlog`] allows, or more hops
+    /// in their plans than [`MAX_LIVE_HOPS`]: the run stopped at once.
     Backlog(u64),
 }
 
@@ -729,7 +737,7 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
         }
         now += 1;
         let live = sim.nodes.live();
-        if live > cap {
+        if live > cap || sim.nodes.live_hops() > MAX_LIVE_HOPS {
             early = Some(Saturation::Backlog(live));
         }
         if stop.is_none() {
