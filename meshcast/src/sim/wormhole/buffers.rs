@@ -86,6 +86,12 @@ impl Buffers {
             & (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
     }
 
+    /// [`Buffers::ready`] for a buffer that holds the flits of one worm only.
+    #[inline]
+    pub fn ready_alone(&self, vc: u32, flits: u16, now: u64) -> bool {
+        (flits > 0) & (self.vc[vc as usize].ready <= now)
+    }
+
     /// Whether held virtual channel `vc` has room for a flit.
     #[inline]
     pub fn room(&self, vc: u32) -> bool {

@@ -19,6 +19,16 @@
 //!
 //! Ties are broken by fixed orders only, so a run is a pure function of its inputs.
 //!
+//! **Direct cycles.** With one virtual channel per port and [`VcRelease::TailLeft`] a buffer
+//! holds the flits of its owner only, so a worm's requests read nothing that another worm's
+//! moves change, and every request wins ([`super::switch`]). Such a cycle moves each worm's
+//! flits as soon as its requests are known, worm by worm, without the request list: the same
+//! moves in the same order. Within a worm the positions go from the tail to the head, so a
+//! position's move only fills the buffer the next position reads, which leaves that position's
+//! test as it was (its front flit stays, or the new front flit has the pipeline to spend).
+//! What a tail's departure frees (and the worms it wakes) waits until every worm has moved, as
+//! in a switched cycle, where the traversal follows every allocation.
+//!
 //! **Virtual-channel release** ([`VcRelease`]). By default a worm gives a virtual channel up when
 //! its tail leaves the buffer, so a buffer holds one worm's flits. With
 //! [`VcRelease::TailSent`] (BookSim2's) it gives it up as soon as its tail has been sent into the
@@ -161,6 +171,12 @@ pub(crate) struct Network {
     pub flits_injected: u64,
     /// Worms whose tail was ejected this cycle: the worm list is pruned only when there are any.
     ended: u32,
+    /// Whether cycles are direct (module docs): one virtual channel per port, released when the
+    /// tail leaves.
+    direct: bool,
+    /// In a direct cycle, the tails that left a position (worm, position), in the order they
+    /// moved.
+    tails: Vec<(u32, i32)>,
 }
 
 impl Network {
@@ -203,6 +219,8 @@ impl Network {
             flits_ejected: 0,
             flits_injected: 0,
             ended: 0,
+            direct: vcs == 1 && release == VcRelease::TailLeft,
+            tails: Vec::new(),
         }
     }
 
@@ -259,6 +277,23 @@ impl Network {
     /// Play one cycle `now`; arrivals are appended to `out`, and every flit crossing a network
     /// channel is told to `obs`. Returns the flits moved.
     pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
+        let moved = match (self.direct, self.bufs.ring()) {
+            (false, _) => self.switched(now, out, obs),
+            (true, true) => self.streamed::<true>(now, out, obs),
+            (true, false) => self.streamed::<false>(now, out, obs),
+        };
+        self.sleep();
+        if self.ended > 0 {
+            self.ended = 0;
+            self.active
+                .retain(|&id| self.worms[id as usize].ejected < self.length);
+        }
+        moved
+    }
+
+    /// A cycle through the switch allocator; returns the flits moved.
+    #[inline]
+    fn switched(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
         // One pass over the worms for both phases: a worm's allocation changes only its own
         // head and the owners of what it takes, which no other worm's requests read, so the
         // requests, and their order, are those of two separate passes.
@@ -275,13 +310,30 @@ impl Network {
             self.traverse::<false>(moved, now, out, obs);
         }
         self.switch.clear();
-        self.sleep();
-        if self.ended > 0 {
-            self.ended = 0;
-            self.active
-                .retain(|&id| self.worms[id as usize].ejected < self.length);
-        }
         moved as u32
+    }
+
+    /// A direct cycle (module docs), with the buffers' ring of arrival cycles if `RING`;
+    /// returns the flits moved.
+    #[inline]
+    fn streamed<const RING: bool>(
+        &mut self,
+        now: u64,
+        out: &mut Vec<Arrival>,
+        obs: &mut impl Observer,
+    ) -> u32 {
+        let mut moved = 0;
+        for i in 0..self.awake.list.len() {
+            let id = self.awake.list[i].1;
+            self.allocate(id, now);
+            moved += self.stream::<RING>(id, now, obs);
+        }
+        for i in 0..self.tails.len() {
+            let (id, pos) = self.tails[i];
+            self.tail_left(id, pos, out);
+        }
+        self.tails.clear();
+        moved
     }
 
     /// Whether a flit at position `pos` of worm `id` (`w`) may leave its buffer at `now`: it
@@ -457,6 +509,69 @@ impl Network {
             switch.request(valid, at(held - 1, w.ej, NONE));
         }
         switch.input_stage(first);
+    }
+
+    /// Awake worm `id`'s moves in a direct cycle, from its tail to its head: the flit at the
+    /// front of each position it holds moves on if it is ready and its next buffer (or
+    /// ejection channel, once held) has room. Returns the flits moved.
+    #[inline]
+    fn stream<const RING: bool>(&mut self, id: u32, now: u64, obs: &mut impl Observer) -> u32 {
+        let bufs = &mut self.bufs;
+        let w = &mut self.worms[id as usize];
+        // Hops `0..held` are held: every position before the head faces a held buffer.
+        let held = (w.head + 1) as usize;
+        let tail = w.tail;
+        let mut moved = 0;
+        if tail < 0
+            && w.unsent > 0
+            && bufs.source_ready(w.ready, now)
+            && held > 0
+            && bufs.room(w.hops[0].vc)
+        {
+            let first = &mut w.hops[0];
+            bufs.push::<RING>(first.vc, now);
+            first.flits += 1;
+            obs.on_flit(now, ChannelId(first.channel));
+            w.unsent -= 1;
+            self.flits_injected += 1;
+            self.flit_hops += 1;
+            moved += 1;
+            if w.unsent == 0 {
+                self.tails.push((id, -1));
+            }
+        }
+        let from = tail.max(0) as usize;
+        for pos in from..held.max(1) - 1 {
+            let (hop, next) = (w.hops[pos], w.hops[pos + 1]);
+            if bufs.ready_alone(hop.vc, hop.flits, now) & bufs.room(next.vc) {
+                bufs.pop::<RING>(hop.vc);
+                bufs.push::<RING>(next.vc, now);
+                w.hops[pos].flits -= 1;
+                w.hops[pos + 1].flits += 1;
+                obs.on_flit(now, ChannelId(next.channel));
+                self.flit_hops += 1;
+                moved += 1;
+                if tail == pos as i32 && hop.flits == 1 {
+                    self.tails.push((id, pos as i32));
+                }
+            }
+        }
+        // At its last node the head leaves through its ejection channel, once it has one.
+        if held == w.hops.len() && held > from && w.ej != NONE {
+            let pos = held - 1;
+            let hop = w.hops[pos];
+            if bufs.ready_alone(hop.vc, hop.flits, now) {
+                bufs.pop::<RING>(hop.vc);
+                w.hops[pos].flits -= 1;
+                w.ejected += 1;
+                self.flits_ejected += 1;
+                moved += 1;
+                if tail == pos as i32 && hop.flits == 1 {
+                    self.tails.push((id, pos as i32));
+                }
+            }
+        }
+        moved
     }
 
     /// Traversal: the flits of the `moved` granted requests move, with the buffers' ring of
