@@ -169,6 +169,8 @@ pub(crate) struct Network {
     pub flits_ejected: u64,
     /// Flits that entered the network.
     pub flits_injected: u64,
+    /// The nodes whose injection ports have freed since [`super::nodes::Nodes`] last looked.
+    pub ports_freed: Vec<u32>,
     /// Worms whose tail was ejected this cycle: the worm list is pruned only when there are any.
     ended: u32,
     /// Whether cycles are direct (module docs): one virtual channel per port, released when the
@@ -218,6 +220,7 @@ impl Network {
             flit_hops: 0,
             flits_ejected: 0,
             flits_injected: 0,
+            ports_freed: Vec::new(),
             ended: 0,
             direct: vcs == 1 && release == VcRelease::TailLeft,
             tails: Vec::new(),
@@ -642,6 +645,7 @@ impl Network {
         let w = &mut self.worms[id as usize];
         if pos < 0 {
             self.inj_owner[w.inj as usize] = NONE;
+            self.ports_freed.push(w.inj / self.ports);
             w.inj = NONE;
             w.tail = 0;
             return;
