@@ -341,7 +341,7 @@ impl Network {
 
     /// Whether a flit at position `pos` of worm `id` (`w`) may leave its buffer at `now`: it
     /// has one there, at the front, that has spent the pipeline in the router.
-    #[inline]
+    #[inline(always)]
     fn ready_at(&self, id: u32, w: &Worm, pos: i32, now: u64) -> bool {
         if pos < 0 {
             w.unsent > 0 && self.bufs.source_ready(w.ready, now)
@@ -352,14 +352,24 @@ impl Network {
     }
 
     /// Route and virtual-channel allocation for awake worm `id`: its header, once ready, takes
-    /// the next hop's lowest free virtual channel of its class (or an ejection channel).
-    #[inline]
+    /// the next hop's lowest free virtual channel of its class (or an ejection channel). The
+    /// tests, made for every awake worm each cycle, are inlined into the cycle's loop; the
+    /// search, for the few ready headers, is not.
+    #[inline(always)]
     fn allocate(&mut self, id: u32, now: u64) {
         let w = &self.worms[id as usize];
         let last = w.hops.len() as i32 - 1;
         if (w.head == last && w.ej != NONE) || !self.ready_at(id, w, w.head, now) {
             return;
         }
+        self.take_next(id);
+    }
+
+    /// Worm `id`'s ready header takes the next hop's lowest free virtual channel of its class
+    /// (or an ejection channel), or is put among the failed.
+    fn take_next(&mut self, id: u32) {
+        let w = &self.worms[id as usize];
+        let last = w.hops.len() as i32 - 1;
         if w.head == last {
             match self.free_ejection(w) {
                 Some(p) => {
