@@ -68,7 +68,8 @@ struct Worm {
     /// `k`, the injection port's index at its node (the crossbar input `2n + k`; `d` ≤ 64):
     /// small, so that a worm's record is one cache line.
     inj_local: u16,
-    /// Ejection port (global output id) once the header reached its last node.
+    /// Ejection port (global output id) once the header reached its last node and took one: so
+    /// the worm's head is then its last hop, and its tail is no further on.
     ej: u32,
     /// Flits still at the source.
     unsent: u32,
@@ -358,8 +359,7 @@ impl Network {
     #[inline(always)]
     fn allocate(&mut self, id: u32, now: u64) {
         let w = &self.worms[id as usize];
-        let last = w.hops.len() as i32 - 1;
-        if (w.head == last && w.ej != NONE) || !self.ready_at(id, w, w.head, now) {
+        if w.ej != NONE || !self.ready_at(id, w, w.head, now) {
             return;
         }
         self.take_next(id);
@@ -516,7 +516,8 @@ impl Network {
             switch.request(valid, at(pos, next.channel, next.vc));
         }
         // At its last node the head leaves through its ejection channel, once it has one.
-        if held == hops.len() && held > from && w.ej != NONE {
+        debug_assert!(w.ej == NONE || (held == w.hops.len() && held > from));
+        if w.ej != NONE {
             let hop = &hops[held - 1];
             let valid = bufs.ready(id, hop.vc, hop.flits, now);
             switch.request(valid, at(held - 1, w.ej, NONE));
@@ -570,7 +571,8 @@ impl Network {
             }
         }
         // At its last node the head leaves through its ejection channel, once it has one.
-        if held == w.hops.len() && held > from && w.ej != NONE {
+        debug_assert!(w.ej == NONE || (held == w.hops.len() && held > from));
+        if w.ej != NONE {
             let pos = held - 1;
             let hop = w.hops[pos];
             if bufs.ready_alone(hop.vc, hop.flits, now) {
