@@ -555,18 +555,21 @@ impl Network {
             }
         }
         let from = tail.max(0) as usize;
-        for pos in from..held.max(1) - 1 {
-            let (hop, next) = (w.hops[pos], w.hops[pos + 1]);
+        // Indexed within the held hops' slice, so that no index is checked.
+        let body = &mut w.hops[from..held.max(from)];
+        for i in 1..body.len() {
+            let (hop, next) = (body[i - 1], body[i]);
             if bufs.ready_alone(hop.vc, hop.flits, now) & bufs.room(next.vc) {
                 bufs.pop::<RING>(hop.vc);
                 bufs.push::<RING>(next.vc, now);
-                w.hops[pos].flits -= 1;
-                w.hops[pos + 1].flits += 1;
+                body[i - 1].flits -= 1;
+                body[i].flits += 1;
                 obs.on_flit(now, ChannelId(next.channel));
                 self.flit_hops += 1;
                 moved += 1;
-                if tail == pos as i32 && hop.flits == 1 {
-                    self.tails.push((id, pos as i32));
+                let pos = (from + i - 1) as i32;
+                if tail == pos && hop.flits == 1 {
+                    self.tails.push((id, pos));
                 }
             }
         }
