@@ -88,9 +88,8 @@ impl Switch {
     }
 
     /// The input stage for the requests from index `first` on, just made: each input port keeps
-    /// its round-robin favourite. With one virtual channel per input port, an input's only
-    /// request wins it and goes straight to the output stage, in the order [`Switch::arbitrate`]
-    /// would pass it on.
+    /// its round-robin favourite. With one virtual channel per input port there is nothing to
+    /// do: every request wins (module docs).
     #[inline]
     pub fn input_stage(&mut self, first: usize) {
         if self.vcs == 1 {
@@ -164,7 +163,7 @@ impl Switch {
     }
 
     /// The request that won the `i`-th granted output port; both its ports' pointers move past
-    /// it. Always inlined: the traversal is compiled twice ([`super::buffers::Buffers::ring`]).
+    /// it (with one virtual channel per port: the `i`-th request made). Always inlined: the traversal is compiled twice ([`super::buffers::Buffers::ring`]).
     #[inline(always)]
     pub fn grant(&mut self, i: usize) -> Request {
         if self.vcs == 1 {
