@@ -44,9 +44,12 @@ pub(crate) struct Buffers {
     pipeline: u64,
     release: VcRelease,
     pub vc: Vec<Vc>,
-    /// The arrival cycles of each buffer's flits, `B` slots from `vc · B`; empty with a
-    /// one-cycle pipeline ([`Buffers::pop`], [`Buffers::ring`]).
+    /// The arrival cycles of each buffer's flits, `R` slots from `vc · R`, `R` the power of two
+    /// from `B` on (so that a slot wraps by a mask: a test would be a branch often mispredicted);
+    /// empty with a one-cycle pipeline ([`Buffers::pop`], [`Buffers::ring`]).
     ring: Vec<u64>,
+    /// `R − 1`.
+    mask: u32,
     queues: Vec<Queue>,
     /// The worms queued in each buffer, `B + 1` slots from `vc · (B + 1)`.
     queue: Vec<u32>,
@@ -67,10 +70,11 @@ impl Buffers {
             release,
             vc: vec![free; count],
             ring: if pipeline > 1 {
-                vec![0; count * size as usize]
+                vec![0; count * size.next_power_of_two() as usize]
             } else {
                 Vec::new()
             },
+            mask: size.next_power_of_two() - 1,
             queues: vec![Queue::default(); count],
             queue: vec![NONE; count * (size as usize + 1)],
         }
@@ -84,6 +88,12 @@ impl Buffers {
         (flits > 0)
             & (self.vc[vc as usize].ready <= now)
             & (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
+    }
+
+    /// [`Buffers::ready`] for a buffer that holds the flits of one worm only.
+    #[inline]
+    pub fn ready_alone(&self, vc: u32, flits: u16, now: u64) -> bool {
+        (flits > 0) & (self.vc[vc as usize].ready <= now)
     }
 
     /// Whether held virtual channel `vc` has room for a flit.
@@ -150,26 +160,25 @@ impl Buffers {
     /// passes every test.
     #[inline]
     pub fn pop<const RING: bool>(&mut self, vc: u32) {
-        let b = self.size as usize;
+        let r = self.mask as usize + 1;
         let i = vc as usize;
         let v = &mut self.vc[i];
-        v.front = after(u32::from(v.front), self.size) as u16;
+        v.front = ((u32::from(v.front) + 1) & self.mask) as u16;
         v.count -= 1;
         if RING && v.count > 0 {
-            v.ready = self.ring[i * b + v.front as usize] + self.pipeline;
+            v.ready = self.ring[i * r + v.front as usize] + self.pipeline;
         }
     }
 
     /// A flit enters buffer `vc` at `now` (its arrival kept in the ring if `RING`).
     #[inline]
     pub fn push<const RING: bool>(&mut self, vc: u32, now: u64) {
-        let b = self.size;
+        let r = self.mask as usize + 1;
         let i = vc as usize;
         let v = &mut self.vc[i];
-        let slot = u32::from(v.front) + u32::from(v.count);
-        let slot = if slot >= b { slot - b } else { slot };
+        let slot = (u32::from(v.front) + u32::from(v.count)) & self.mask;
         if RING {
-            self.ring[i * b as usize + slot as usize] = now;
+            self.ring[i * r + slot as usize] = now;
         }
         if v.count == 0 {
             v.ready = now + self.pipeline;

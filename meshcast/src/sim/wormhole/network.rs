@@ -19,6 +19,16 @@
 //!
 //! Ties are broken by fixed orders only, so a run is a pure function of its inputs.
 //!
+//! **Direct cycles.** With one virtual channel per port and [`VcRelease::TailLeft`] a buffer
+//! holds the flits of its owner only, so a worm's requests read nothing that another worm's
+//! moves change, and every request wins ([`super::switch`]). Such a cycle moves each worm's
+//! flits as soon as its requests are known, worm by worm, without the request list: the same
+//! moves in the same order. Within a worm the positions go from the tail to the head, so a
+//! position's move only fills the buffer the next position reads, which leaves that position's
+//! test as it was (its front flit stays, or the new front flit has the pipeline to spend).
+//! What a tail's departure frees (and the worms it wakes) waits until every worm has moved, as
+//! in a switched cycle, where the traversal follows every allocation.
+//!
 //! **Virtual-channel release** ([`VcRelease`]). By default a worm gives a virtual channel up when
 //! its tail leaves the buffer, so a buffer holds one worm's flits. With
 //! [`VcRelease::TailSent`] (BookSim2's) it gives it up as soon as its tail has been sent into the
@@ -58,7 +68,8 @@ struct Worm {
     /// `k`, the injection port's index at its node (the crossbar input `2n + k`; `d` ≤ 64):
     /// small, so that a worm's record is one cache line.
     inj_local: u16,
-    /// Ejection port (global output id) once the header reached its last node.
+    /// Ejection port (global output id) once the header reached its last node and took one: so
+    /// the worm's head is then its last hop, and its tail is no further on.
     ej: u32,
     /// Flits still at the source.
     unsent: u32,
@@ -159,8 +170,16 @@ pub(crate) struct Network {
     pub flits_ejected: u64,
     /// Flits that entered the network.
     pub flits_injected: u64,
+    /// The nodes whose injection ports have freed since [`super::nodes::Nodes`] last looked.
+    pub ports_freed: Vec<u32>,
     /// Worms whose tail was ejected this cycle: the worm list is pruned only when there are any.
     ended: u32,
+    /// Whether cycles are direct (module docs): one virtual channel per port, released when the
+    /// tail leaves.
+    direct: bool,
+    /// In a direct cycle, the tails that left a position (worm, position), in the order they
+    /// moved.
+    tails: Vec<(u32, i32)>,
 }
 
 impl Network {
@@ -202,7 +221,10 @@ impl Network {
             flit_hops: 0,
             flits_ejected: 0,
             flits_injected: 0,
+            ports_freed: Vec::new(),
             ended: 0,
+            direct: vcs == 1 && release == VcRelease::TailLeft,
+            tails: Vec::new(),
         }
     }
 
@@ -259,6 +281,23 @@ impl Network {
     /// Play one cycle `now`; arrivals are appended to `out`, and every flit crossing a network
     /// channel is told to `obs`. Returns the flits moved.
     pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
+        let moved = match (self.direct, self.bufs.ring()) {
+            (false, _) => self.switched(now, out, obs),
+            (true, true) => self.streamed::<true>(now, out, obs),
+            (true, false) => self.streamed::<false>(now, out, obs),
+        };
+        self.sleep();
+        if self.ended > 0 {
+            self.ended = 0;
+            self.active
+                .retain(|&id| self.worms[id as usize].ejected < self.length);
+        }
+        moved
+    }
+
+    /// A cycle through the switch allocator; returns the flits moved.
+    #[inline]
+    fn switched(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
         // One pass over the worms for both phases: a worm's allocation changes only its own
         // head and the owners of what it takes, which no other worm's requests read, so the
         // requests, and their order, are those of two separate passes.
@@ -275,18 +314,35 @@ impl Network {
             self.traverse::<false>(moved, now, out, obs);
         }
         self.switch.clear();
-        self.sleep();
-        if self.ended > 0 {
-            self.ended = 0;
-            self.active
-                .retain(|&id| self.worms[id as usize].ejected < self.length);
-        }
         moved as u32
+    }
+
+    /// A direct cycle (module docs), with the buffers' ring of arrival cycles if `RING`;
+    /// returns the flits moved.
+    #[inline]
+    fn streamed<const RING: bool>(
+        &mut self,
+        now: u64,
+        out: &mut Vec<Arrival>,
+        obs: &mut impl Observer,
+    ) -> u32 {
+        let mut moved = 0;
+        for i in 0..self.awake.list.len() {
+            let id = self.awake.list[i].1;
+            self.allocate(id, now);
+            moved += self.stream::<RING>(id, now, obs);
+        }
+        for i in 0..self.tails.len() {
+            let (id, pos) = self.tails[i];
+            self.tail_left(id, pos, out);
+        }
+        self.tails.clear();
+        moved
     }
 
     /// Whether a flit at position `pos` of worm `id` (`w`) may leave its buffer at `now`: it
     /// has one there, at the front, that has spent the pipeline in the router.
-    #[inline]
+    #[inline(always)]
     fn ready_at(&self, id: u32, w: &Worm, pos: i32, now: u64) -> bool {
         if pos < 0 {
             w.unsent > 0 && self.bufs.source_ready(w.ready, now)
@@ -297,14 +353,23 @@ impl Network {
     }
 
     /// Route and virtual-channel allocation for awake worm `id`: its header, once ready, takes
-    /// the next hop's lowest free virtual channel of its class (or an ejection channel).
-    #[inline]
+    /// the next hop's lowest free virtual channel of its class (or an ejection channel). The
+    /// tests, made for every awake worm each cycle, are inlined into the cycle's loop; the
+    /// search, for the few ready headers, is not.
+    #[inline(always)]
     fn allocate(&mut self, id: u32, now: u64) {
         let w = &self.worms[id as usize];
-        let last = w.hops.len() as i32 - 1;
-        if (w.head == last && w.ej != NONE) || !self.ready_at(id, w, w.head, now) {
+        if w.ej != NONE || !self.ready_at(id, w, w.head, now) {
             return;
         }
+        self.take_next(id);
+    }
+
+    /// Worm `id`'s ready header takes the next hop's lowest free virtual channel of its class
+    /// (or an ejection channel), or is put among the failed.
+    fn take_next(&mut self, id: u32) {
+        let w = &self.worms[id as usize];
+        let last = w.hops.len() as i32 - 1;
         if w.head == last {
             match self.free_ejection(w) {
                 Some(p) => {
@@ -451,12 +516,80 @@ impl Network {
             switch.request(valid, at(pos, next.channel, next.vc));
         }
         // At its last node the head leaves through its ejection channel, once it has one.
-        if held == hops.len() && held > from && w.ej != NONE {
+        debug_assert!(w.ej == NONE || (held == w.hops.len() && held > from));
+        if w.ej != NONE {
             let hop = &hops[held - 1];
             let valid = bufs.ready(id, hop.vc, hop.flits, now);
             switch.request(valid, at(held - 1, w.ej, NONE));
         }
         switch.input_stage(first);
+    }
+
+    /// Awake worm `id`'s moves in a direct cycle, from its tail to its head: the flit at the
+    /// front of each position it holds moves on if it is ready and its next buffer (or
+    /// ejection channel, once held) has room. Returns the flits moved.
+    #[inline]
+    fn stream<const RING: bool>(&mut self, id: u32, now: u64, obs: &mut impl Observer) -> u32 {
+        let bufs = &mut self.bufs;
+        let w = &mut self.worms[id as usize];
+        // Hops `0..held` are held: every position before the head faces a held buffer.
+        let held = (w.head + 1) as usize;
+        let tail = w.tail;
+        let mut moved = 0;
+        if tail < 0
+            && w.unsent > 0
+            && bufs.source_ready(w.ready, now)
+            && held > 0
+            && bufs.room(w.hops[0].vc)
+        {
+            let first = &mut w.hops[0];
+            bufs.push::<RING>(first.vc, now);
+            first.flits += 1;
+            obs.on_flit(now, ChannelId(first.channel));
+            w.unsent -= 1;
+            self.flits_injected += 1;
+            self.flit_hops += 1;
+            moved += 1;
+            if w.unsent == 0 {
+                self.tails.push((id, -1));
+            }
+        }
+        let from = tail.max(0) as usize;
+        // Indexed within the held hops' slice, so that no index is checked.
+        let body = &mut w.hops[from..held.max(from)];
+        for i in 1..body.len() {
+            let (hop, next) = (body[i - 1], body[i]);
+            if bufs.ready_alone(hop.vc, hop.flits, now) & bufs.room(next.vc) {
+                bufs.pop::<RING>(hop.vc);
+                bufs.push::<RING>(next.vc, now);
+                body[i - 1].flits -= 1;
+                body[i].flits += 1;
+                obs.on_flit(now, ChannelId(next.channel));
+                self.flit_hops += 1;
+                moved += 1;
+                let pos = (from + i - 1) as i32;
+                if tail == pos && hop.flits == 1 {
+                    self.tails.push((id, pos));
+                }
+            }
+        }
+        // At its last node the head leaves through its ejection channel, once it has one.
+        debug_assert!(w.ej == NONE || (held == w.hops.len() && held > from));
+        if w.ej != NONE {
+            let pos = held - 1;
+            let hop = w.hops[pos];
+            if bufs.ready_alone(hop.vc, hop.flits, now) {
+                bufs.pop::<RING>(hop.vc);
+                w.hops[pos].flits -= 1;
+                w.ejected += 1;
+                self.flits_ejected += 1;
+                moved += 1;
+                if tail == pos as i32 && hop.flits == 1 {
+                    self.tails.push((id, pos as i32));
+                }
+            }
+        }
+        moved
     }
 
     /// Traversal: the flits of the `moved` granted requests move, with the buffers' ring of
@@ -527,6 +660,7 @@ impl Network {
         let w = &mut self.worms[id as usize];
         if pos < 0 {
             self.inj_owner[w.inj as usize] = NONE;
+            self.ports_freed.push(w.inj / self.ports);
             w.inj = NONE;
             w.tail = 0;
             return;

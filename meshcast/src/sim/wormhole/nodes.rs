@@ -8,7 +8,8 @@
 //! seed 002's d-port architecture. Unicast messages of the background traffic are one
 //! dimension-ordered send each.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use crate::plan::{BySender, Hop, Plan};
 use crate::route::dimension_ordered;
@@ -98,8 +99,11 @@ impl Nodes {
             free: Vec::new(),
             queues: Queues {
                 queues: (0..nodes).map(|_| VecDeque::new()).collect(),
-                queued: vec![false; nodes],
+                at: vec![NONE; nodes],
                 waiting: Vec::new(),
+                marked: vec![false; nodes],
+                stirred: Vec::new(),
+                due: BinaryHeap::new(),
             },
             hops: Vec::new(),
             arrivals: Vec::new(),
@@ -240,44 +244,87 @@ impl Nodes {
         }
     }
 
+    /// Waiting sends take free injection channels: the waiting nodes are visited in their
+    /// order, each starting sends from the front of its queue while the front one is ready and
+    /// a port is free, and leaving the order (the last node taking its place) once its queue is
+    /// empty. Only the stirred nodes ([`Queues`]) are visited: at any other, the front send
+    /// still waits for the cycle it is ready or for a port, and a visit would change nothing.
     fn inject(&mut self, net: &mut Network, now: u64) -> Result<(), WormholeError> {
         let q = &mut self.queues;
-        let mut i = 0;
-        while i < q.waiting.len() {
-            let node = Node(q.waiting[i]);
-            while let Some(&p) = q.queues[node.index()].front() {
-                if p.ready > now {
-                    break;
+        for node in net.ports_freed.drain(..) {
+            q.stir(node);
+        }
+        while let Some(&Reverse((at, node))) = q.due.peek() {
+            if at > now {
+                break;
+            }
+            q.due.pop();
+            q.stir(node);
+        }
+        let mut visits = std::mem::take(&mut q.stirred);
+        visits.sort_unstable_by_key(|&v| q.at[v as usize]);
+        let (mut next, mut end) = (0, visits.len());
+        while next < end {
+            let node = visits[next];
+            self.queues.marked[node as usize] = false;
+            self.visit(net, Node(node), now)?;
+            let q = &mut self.queues;
+            if !q.queues[node as usize].is_empty() {
+                next += 1;
+                continue;
+            }
+            // As in a pass over every waiting node: the last one takes this one's place and is
+            // visited next; if it is stirred, it is the last of the visits.
+            let i = q.at[node as usize] as usize;
+            q.at[node as usize] = NONE;
+            q.waiting.swap_remove(i);
+            if let Some(&moved) = q.waiting.get(i) {
+                q.at[moved as usize] = i as u32;
+                if q.marked[moved as usize] {
+                    end -= 1;
+                    debug_assert_eq!(visits[end], moved);
+                    visits[next] = moved;
+                    continue;
                 }
-                let Some(port) = net.free_port(node) else {
-                    break;
-                };
-                q.queues[node.index()].pop_front();
-                let hops = &mut self.hops;
-                let msg = self.messages[p.msg as usize]
-                    .as_ref()
-                    .expect("queued sends belong to live messages");
-                let send_hops: &[Hop] = match &msg.body {
-                    Body::Unicast(to) => {
-                        hops.clear();
-                        hops.extend(
-                            dimension_ordered::route(&net.channels.shape, node, *to)
-                                .map(|v| Hop::new(v, v == *to)),
-                        );
-                        hops
-                    }
-                    Body::Multicast { plan, .. } => plan.send(p.send as usize).hops,
-                };
-                net.start(now, port, self.startup, p.msg, |ch, out| {
-                    ch.route(node, send_hops, out)
-                })?;
             }
-            if q.queues[node.index()].is_empty() {
-                q.queued[node.index()] = false;
-                q.waiting.swap_remove(i);
-            } else {
-                i += 1;
+            next += 1;
+        }
+        visits.clear();
+        self.queues.stirred = visits;
+        Ok(())
+    }
+
+    /// Waiting node `node` starts the sends at the front of its queue that are ready while it
+    /// has a free port; if the front one is not ready, the node is to be visited when it is.
+    fn visit(&mut self, net: &mut Network, node: Node, now: u64) -> Result<(), WormholeError> {
+        let q = &mut self.queues;
+        while let Some(&p) = q.queues[node.index()].front() {
+            if p.ready > now {
+                q.due.push(Reverse((p.ready, node.0)));
+                break;
             }
+            let Some(port) = net.free_port(node) else {
+                break;
+            };
+            q.queues[node.index()].pop_front();
+            let hops = &mut self.hops;
+            let msg = self.messages[p.msg as usize]
+                .as_ref()
+                .expect("queued sends belong to live messages");
+            let send_hops: &[Hop] = match &msg.body {
+                Body::Unicast(to) => {
+                    hops.clear();
+                    hops.extend(
+                        dimension_ordered::route(&net.channels.shape, node, *to)
+                            .map(|v| Hop::new(v, v == *to)),
+                    );
+                    hops
+                }
+                Body::Multicast { plan, .. } => plan.send(p.send as usize).hops,
+            };
+            net.start(now, port, self.startup, p.msg, |ch, out| {
+                ch.route(node, send_hops, out)
+            })?;
         }
         Ok(())
     }
@@ -311,19 +358,40 @@ impl Message {
     }
 }
 
-/// Each node's waiting sends, and the nodes that have any (in the order they began waiting).
+/// Each node's waiting sends, and the nodes that have any (in the order they began waiting,
+/// but that a node whose queue empties gives its place to the last one).
+///
+/// A waiting node is *stirred* when a send joins its queue, one of its injection ports frees,
+/// or its front send becomes ready (`due`); only stirred nodes are visited by
+/// [`Nodes::inject`].
 struct Queues {
     queues: Vec<VecDeque<Pending>>,
-    queued: Vec<bool>,
+    /// Per node, its place in `waiting`, `NONE` while its queue is empty.
+    at: Vec<u32>,
     waiting: Vec<u32>,
+    /// Per node, whether it is in `stirred`.
+    marked: Vec<bool>,
+    stirred: Vec<u32>,
+    /// `(cycle, node)`: a node whose front send becomes ready at that cycle.
+    due: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
 impl Queues {
     fn push(&mut self, node: Node, msg: u32, send: u32, ready: u64) {
         self.queues[node.index()].push_back(Pending { msg, send, ready });
-        if !self.queued[node.index()] {
-            self.queued[node.index()] = true;
+        if self.at[node.index()] == NONE {
+            self.at[node.index()] = self.waiting.len() as u32;
             self.waiting.push(node.0);
+        }
+        self.stir(node.0);
+    }
+
+    /// Node `node`, if waiting, is to be visited at the next injection.
+    fn stir(&mut self, node: u32) {
+        let i = node as usize;
+        if self.at[i] != NONE && !self.marked[i] {
+            self.marked[i] = true;
+            self.stirred.push(node);
         }
     }
 }

@@ -8,6 +8,12 @@
 //! ports that chose it (round robin from the input port after the one that last won there).
 //! Winners are granted in the order their outputs were first requested, which is the order the
 //! network asked in, so a cycle is a pure function of its requests.
+//!
+//! With one virtual channel per port there is nothing to arbitrate: a request's output is a
+//! virtual channel (or an ejection channel) its worm holds, and only one worm holds it, so no
+//! two requests of a cycle share an output (nor an input: only the worm at the front of a buffer
+//! moves flits out of it). Every request wins, in the order it was made, and the round-robin
+//! pointers, never compared, are left alone.
 
 use super::network::NONE;
 
@@ -82,17 +88,14 @@ impl Switch {
     }
 
     /// The input stage for the requests from index `first` on, just made: each input port keeps
-    /// its round-robin favourite. With one virtual channel per input port, an input's only
-    /// request wins it and goes straight to the output stage, in the order [`Switch::arbitrate`]
-    /// would pass it on.
+    /// its round-robin favourite. With one virtual channel per input port there is nothing to
+    /// do: every request wins (module docs).
     #[inline]
     pub fn input_stage(&mut self, first: usize) {
-        let made = first as u32..self.made as u32;
         if self.vcs == 1 {
-            made.for_each(|idx| self.offer(idx));
             return;
         }
-        for idx in made {
+        for idx in first as u32..self.made as u32 {
             let r = self.requests[idx as usize];
             let best = self.in_best[r.input as usize];
             if best == NONE {
@@ -112,6 +115,7 @@ impl Switch {
     /// stage.
     #[inline]
     pub fn arbitrate(&mut self) {
+        debug_assert!(self.vcs > 1 || self.outputs_distinct());
         for i in 0..self.touched_in.len() {
             let input = self.touched_in[i];
             let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
@@ -138,22 +142,38 @@ impl Switch {
         }
     }
 
+    /// Whether this cycle's requests all want different outputs (the premise of skipping the
+    /// allocation with one virtual channel per port).
+    fn outputs_distinct(&self) -> bool {
+        let mut outputs: Vec<u32> = self.requests[..self.made]
+            .iter()
+            .map(|r| r.output)
+            .collect();
+        outputs.sort_unstable();
+        outputs.windows(2).all(|w| w[0] != w[1])
+    }
+
     /// Output ports granted this cycle, after [`Switch::arbitrate`].
     pub fn granted(&self) -> usize {
-        self.touched_out.len()
+        if self.vcs == 1 {
+            self.made
+        } else {
+            self.touched_out.len()
+        }
     }
 
     /// The request that won the `i`-th granted output port; both its ports' pointers move past
-    /// it. Always inlined: the traversal is compiled twice ([`super::buffers::Buffers::ring`]).
+    /// it (with one virtual channel per port: the `i`-th request made). Always inlined: the traversal is compiled twice ([`super::buffers::Buffers::ring`]).
     #[inline(always)]
     pub fn grant(&mut self, i: usize) -> Request {
+        if self.vcs == 1 {
+            return self.requests[i];
+        }
         let output = self.touched_out[i] as usize;
         let idx = std::mem::replace(&mut self.out_best[output], NONE);
         let r = self.requests[idx as usize];
         self.rr_out[output] = after(r.in_local, self.radix);
-        if self.vcs > 1 {
-            self.rr_in[r.input as usize] = after(r.vc_local, self.vcs);
-        }
+        self.rr_in[r.input as usize] = after(r.vc_local, self.vcs);
         r
     }
 
