@@ -107,7 +107,7 @@ fn channels(
 
 /// The most memory the simulator's arrays may take ([`state_bytes`]): a topology whose state
 /// would take more is refused before anything is allocated, instead of running out of memory
-/// (a 8192² mesh with the default router would need about 58 GB). The default router fits
+/// (an 8192² mesh with the default router would need about 60 GB). The default router fits
 /// about 9 million nodes.
 pub const MAX_STATE_BYTES: u64 = 8 << 30;
 
@@ -115,7 +115,7 @@ pub const MAX_STATE_BYTES: u64 = 8 << 30;
 /// exists: per virtual channel its record, its ring of arrival cycles (with a pipeline longer
 /// than one cycle), its queue of worms and its slot for a switch request; per channel its head,
 /// dateline flag, wake-up list and switch state; per node its injection and ejection ports, its
-/// message queue and generator. Messages come on top, bounded by the backlog caps
+/// message queue (with its flags and places in the list of nodes to visit) and generator. Messages come on top, bounded by the backlog caps
 /// ([`traffic::Measure::max_backlog`], [`traffic::MAX_LIVE_HOPS`]).
 pub fn state_bytes(shape: &Shape, router: Router) -> u64 {
     use std::mem::size_of;
@@ -126,15 +126,19 @@ pub fn state_bytes(shape: &Shape, router: Router) -> u64 {
         u64::from(router.buffer),
         u64::from(router.ports),
     );
-    let ring = if router.pipeline > 1 { 8 * buffer } else { 0 };
+    let ring = if router.pipeline > 1 {
+        8 * buffer.next_power_of_two()
+    } else {
+        0
+    };
     let per_vc = (size_of::<buffers::Vc>() + 4 + size_of::<switch::Request>()) as u64
         + ring
         + 4 * (buffer + 1);
     let per_channel = (4 + 1 + size_of::<Vec<u32>>() + 16) as u64;
     let per_port = (4 + 4 + 16 + size_of::<switch::Request>()) as u64;
+    // Wake-up list; message queue, its flags (2 bytes) and places (8); generator (24).
     let per_node =
-        (size_of::<Vec<u32>>() + size_of::<std::collections::VecDeque<u32>>() + 1 + 4 + 8 + 16)
-            as u64;
+        (size_of::<Vec<u32>>() + size_of::<std::collections::VecDeque<u32>>() + 10 + 24) as u64;
     channels * vcs * per_vc + channels * per_channel + nodes * (ports * per_port + per_node)
 }
 
