@@ -729,6 +729,16 @@ mod tests {
         })
     }
 
+    /// [`both`] on a zone of extents `ext`, the destinations drawn from `picks` (modulo the
+    /// zone's size, duplicates dropped).
+    fn both_on_picks(ext: &[u32], picks: &[u32]) -> [Vec<(u32, u32)>; 2] {
+        let grid = Grid::new(ext);
+        let mut dests: Vec<u32> = picks.iter().map(|p| p % grid.len() as u32).collect();
+        dests.sort_unstable();
+        dests.dedup();
+        both(&grid, &dests)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
         /// The plane sweep merges exactly as the loop of the definition, ties included: small
@@ -738,11 +748,7 @@ mod tests {
             ext in prop::collection::vec(1u32..12, 1..3),
             picks in prop::collection::vec(any::<u32>(), 0..40),
         ) {
-            let grid = Grid::new(&ext);
-            let mut dests: Vec<u32> = picks.iter().map(|p| p % grid.len() as u32).collect();
-            dests.sort_unstable();
-            dests.dedup();
-            let [fast, oracle] = both(&grid, &dests);
+            let [fast, oracle] = both_on_picks(&ext, &picks);
             prop_assert_eq!(fast, oracle);
         }
 
@@ -753,11 +759,7 @@ mod tests {
             ext in prop::collection::vec(1u32..600, 1..3),
             picks in prop::collection::vec(any::<u32>(), 0..12),
         ) {
-            let grid = Grid::new(&ext);
-            let mut dests: Vec<u32> = picks.iter().map(|p| p % grid.len() as u32).collect();
-            dests.sort_unstable();
-            dests.dedup();
-            let [fast, oracle] = both(&grid, &dests);
+            let [fast, oracle] = both_on_picks(&ext, &picks);
             prop_assert_eq!(fast, oracle);
         }
 
