@@ -115,8 +115,9 @@ pub const MAX_STATE_BYTES: u64 = 8 << 30;
 /// exists: per virtual channel its record, its ring of arrival cycles (with a pipeline longer
 /// than one cycle), its queue of worms and its slot for a switch request; per channel its head,
 /// dateline flag, wake-up list and switch state; per node its injection and ejection ports, its
-/// message queue (with its flags and places in the list of nodes to visit) and generator. Messages come on top, bounded by the backlog caps
-/// ([`traffic::Measure::max_backlog`], [`traffic::MAX_LIVE_HOPS`]).
+/// message queue (with its flags and places in the list of nodes to visit) and generator.
+/// Messages come on top, bounded by the backlog caps ([`traffic::Measure::max_backlog`],
+/// [`traffic::MAX_LIVE_HOPS`]).
 pub fn state_bytes(shape: &Shape, router: Router) -> u64 {
     use std::mem::size_of;
     let nodes = shape.len() as u64;
@@ -134,7 +135,9 @@ pub fn state_bytes(shape: &Shape, router: Router) -> u64 {
     let per_vc = (size_of::<buffers::Vc>() + 4 + size_of::<switch::Request>()) as u64
         + ring
         + 4 * (buffer + 1);
+    // Head (4), dateline flag (1), wake-up list, switch state (four words).
     let per_channel = (4 + 1 + size_of::<Vec<u32>>() + 16) as u64;
+    // Owner (4 each way), switch state, request slot.
     let per_port = (4 + 4 + 16 + size_of::<switch::Request>()) as u64;
     // Wake-up list; message queue, its flags (2 bytes) and places (8); generator (24).
     let per_node =
@@ -340,7 +343,7 @@ mod tests {
     }
 
     /// A topology whose simulator state would not fit the budget is refused before anything
-    /// is allocated; one just below it is not.
+    /// is allocated; a 2048² mesh with the default router fits.
     #[test]
     fn the_state_of_a_huge_network_is_refused() {
         let huge = Shape::mesh(&[8192, 8192]).unwrap();
