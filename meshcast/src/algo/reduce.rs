@@ -344,7 +344,7 @@ fn list(
             .map_or(TREELESS | zi, |o| o as Place)
     };
     let mut to = Vec::with_capacity(links);
-    let mut c = Vec::new();
+    let mut c = vec![0; zones[0].grid.rank()];
     let mut place = origin(0);
     let mut next = 0;
     let mut source_sends = 0;
@@ -358,7 +358,6 @@ fn list(
         let node = match z.offset {
             None => z.origin.0,
             Some(offset) => {
-                c.resize(z.grid.rank(), 0);
                 z.grid.coords_into(v, &mut c);
                 forest.children(&z.grid, offset, v, &c, stem_first, |w, _, _| {
                     to.push(offset as u32 + w);
