@@ -114,8 +114,9 @@ impl Grid {
 
     /// The coordinates of `i` into `out` (one per dimension), without allocating.
     pub fn coords_into(&self, i: u32, out: &mut [u32]) {
-        for (d, c) in out.iter_mut().enumerate().take(self.rank()) {
-            *c = self.coord(i, d);
+        let divisors = self.by_stride.iter().zip(&self.by_ext);
+        for (c, (by_stride, by_ext)) in out.iter_mut().zip(divisors) {
+            *c = by_ext.rem(by_stride.div(i));
         }
     }
 
@@ -288,9 +289,11 @@ struct Scratch {
     origins: Vec<(u32, u32)>,
     /// How many membership bits pruning and the listing have cleared.
     cleared: usize,
-    /// The children [`Forest::children`] handed out and not yet asked for: (place, insertion
-    /// number).
-    handed: std::collections::VecDeque<(u32, u32)>,
+    /// The children [`Forest::children`] handed out, `(place, insertion number)`: those from
+    /// `asked` on are not yet asked for. A plain list read from the front, whose asked-for head
+    /// is dropped once it is the larger half (cheaper per child than a ring buffer).
+    handed: Vec<(u32, u32)>,
+    asked: usize,
 }
 
 /// Forests of this many places or more give their insertion numbers back once every tree is
@@ -333,6 +336,7 @@ impl Forest {
         scratch.origins.clear();
         scratch.cleared = 0;
         scratch.handed.clear();
+        scratch.asked = 0;
         Forest { scratch, len }
     }
 
@@ -388,12 +392,13 @@ impl Forest {
             origins,
             cleared,
             handed,
+            asked,
             ..
         } = &mut *self.scratch;
         let place = (offset + v as usize) as u32;
-        let s = match handed.front() {
+        let s = match handed.get(*asked) {
             Some(&(p, s)) if p == place => {
-                handed.pop_front();
+                *asked += 1;
                 s
             }
             _ => {
@@ -404,6 +409,10 @@ impl Forest {
         };
         clear_bit(member, place as usize);
         *cleared += 1;
+        if *asked >= 4096 && 2 * *asked >= handed.len() {
+            handed.drain(..*asked);
+            *asked = 0;
+        }
         for pass in [true, false] {
             if pass && !stem_first {
                 continue;
@@ -421,7 +430,7 @@ impl Forest {
                     } else {
                         place - grid.stride(d)
                     };
-                    handed.push_back((w, k));
+                    handed.push((w, k));
                     child(w - offset as u32, d, up);
                 }
                 k = node.next();
