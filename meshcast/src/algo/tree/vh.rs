@@ -35,23 +35,18 @@ impl ZoneAlgorithm for Vh {
             // highest non-zero coordinate.
             route.clear();
             tree.grid.coords_into(u, &mut c);
+            // Each node is kept with the dimension of the step into it.
             let mut d = c.len() - 1;
             let mut w = u;
             while !tree.contains(w) {
-                route.push(w);
                 while c[d] == 0 {
                     d -= 1;
                 }
+                route.push((w, d));
                 c[d] -= 1;
                 w -= tree.grid.stride(d);
             }
-            // Forward again the route climbs the dimensions in increasing order (those of one
-            // node skipped: they share the next one's stride).
-            let mut d = 0;
-            while let Some(next) = route.pop() {
-                while tree.grid.extent(d) == 1 || w + tree.grid.stride(d) != next {
-                    d += 1;
-                }
+            while let Some((next, d)) = route.pop() {
                 tree.attach_up(next, w, d);
                 w = next;
             }
