@@ -401,7 +401,10 @@ fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
     from.extend(std::iter::repeat_n(source, source_sends as usize));
     for id in to {
         let node = Node(*id & ID);
-        from.extend(std::iter::repeat_n(node, (*id >> COUNT_SHIFT) as usize));
+        // A push per send: most nodes make one or two, too few for a fill (a `memset` call).
+        for _ in 0..*id >> COUNT_SHIFT {
+            from.push(node);
+        }
         *id = node.0;
     }
     from
