@@ -37,6 +37,9 @@ pub(crate) const NONE: u32 = u32::MAX;
 struct Divisor {
     d: u32,
     m: u64,
+    /// All ones when `d` is 1, whose `M` wraps to 0 (and gives the remainder 0 as it should):
+    /// the quotient is then `n` itself, without a branch.
+    ones: u32,
 }
 
 impl Divisor {
@@ -44,15 +47,12 @@ impl Divisor {
         Divisor {
             d,
             m: (u64::MAX / u64::from(d)).wrapping_add(1),
+            ones: if d == 1 { u32::MAX } else { 0 },
         }
     }
 
     fn div(self, n: u32) -> u32 {
-        if self.d == 1 {
-            n
-        } else {
-            ((u128::from(self.m) * u128::from(n)) >> 64) as u32
-        }
+        ((u128::from(self.m) * u128::from(n)) >> 64) as u32 | n & self.ones
     }
 
     fn rem(self, n: u32) -> u32 {
@@ -507,6 +507,7 @@ impl LocalTree<'_> {
     }
 
     /// [`LocalTree::attach`] with the port of the step already known.
+    #[inline]
     fn add(&mut self, child: u32, parent: u32, port: Option<usize>) {
         debug_assert!(!self.contains(child) && self.contains(parent));
         let place = self.offset + child as usize;
