@@ -209,12 +209,94 @@ impl Channels {
         let class = self
             .class(from, hops, out)
             .ok_or_else(|| self.unroutable(from, hops))?;
+        self.assign(class, out)
+            .ok_or_else(|| self.unroutable(from, hops))
+    }
+
+    /// Whether dimension-ordered routes have virtual channels of their own here, so that
+    /// [`Channels::unicast`] may be used.
+    pub fn dimension_ordered_vcs(&self) -> bool {
+        self.dor.is_some()
+    }
+
+    /// [`Channels::route`] of the dimension-ordered route from `from` to `to`
+    /// ([`crate::route::dimension_ordered`]), when [`Channels::dimension_ordered_vcs`]: the
+    /// same hops, built from the two nodes' coordinates, taken once, instead of from the
+    /// route's nodes (each of which took coordinates again, by divisions, and a search for its
+    /// channel). Such a route is dimension-ordered, so that is its class.
+    pub fn unicast(&self, from: Node, to: Node, out: &mut Vec<WormHop>) {
+        out.clear();
+        let shape = &self.shape;
+        let (mut rest_from, mut rest_to, mut stride) = (from.0, to.0, 1);
+        let mut at = from.0;
+        for (dim, &k) in shape.dims().iter().enumerate() {
+            let (a, b) = (rest_from % k, rest_to % k);
+            (rest_from, rest_to) = (rest_from / k, rest_to / k);
+            if a != b {
+                self.straight(&mut at, (dim, k, stride), a, b, out);
+            }
+            stride *= k;
+        }
+        if let Some(last) = out.last_mut() {
+            last.drop = true;
+        }
+        self.assign(Class::DimensionOrdered, out)
+            .expect("dimension-ordered routes have virtual channels here");
+    }
+
+    /// The hops of a dimension-ordered route along dimension `dim` (of size `k` and node
+    /// stride `stride`) from node `at`, whose coordinate there is `a`, to coordinate `b ≠ a`:
+    /// the shorter way round on a torus, towards decreasing coordinates on a tie, as
+    /// [`crate::route::dimension_ordered`] goes. `at` is left at the last node.
+    fn straight(
+        &self,
+        at: &mut u32,
+        (dim, k, stride): (usize, u32, u32),
+        a: u32,
+        b: u32,
+        out: &mut Vec<WormHop>,
+    ) {
+        let plus = if self.shape.wraps(dim) {
+            (b + k - a) % k < k.div_ceil(2)
+        } else {
+            b > a
+        };
+        let steps = if plus {
+            (b + k - a) % k
+        } else {
+            (a + k - b) % k
+        };
+        let lane = 2 * dim as u32 + u32::from(!plus);
+        let mut c = a;
+        for _ in 0..steps {
+            let channel = *at * self.per_node + lane;
+            out.push(WormHop {
+                channel,
+                lane: lane as u8,
+                vcs: VcRange { lo: 0, n: 0 },
+                drop: false,
+                vc: NONE,
+                vc_local: 0,
+                flits: 0,
+            });
+            // One hop, through the wraparound link from the last coordinate or the first.
+            (*at, c) = match (plus, c) {
+                (true, c) if c + 1 < k => (*at + stride, c + 1),
+                (true, c) => (*at - c * stride, 0),
+                (false, 0) => (*at + (k - 1) * stride, k - 1),
+                (false, c) => (*at - stride, c - 1),
+            };
+        }
+    }
+
+    /// The virtual channels a route of `class` whose channels are in `out` may take on each
+    /// hop; `None` if the class has none here.
+    fn assign(&self, class: Class, out: &mut [WormHop]) -> Option<()> {
         let range = match class {
             Class::DimensionOrdered => self.dor,
             Class::Hamiltonian => self.ham,
             Class::Sweeping(k) => self.sweep.map(|s| s[k as usize]),
-        }
-        .ok_or_else(|| self.unroutable(from, hops))?;
+        }?;
         let (low, high) = if class == Class::DimensionOrdered && self.datelines {
             let half = range.n / 2;
             let high = VcRange {
@@ -242,7 +324,7 @@ impl Channels {
             crossed |= self.wrap[c];
             hop.vcs = if crossed { high } else { low };
         }
-        Ok(())
+        Some(())
     }
 
     /// The channel from `from` to its neighbour `to`: one of `from`'s 2n channels.
@@ -466,6 +548,37 @@ mod tests {
             }
         }
         seen == exists.len()
+    }
+
+    /// A unicast's hops built from coordinates are those of its dimension-ordered route's nodes,
+    /// virtual channels included: every pair of nodes of meshes and tori (even and odd sizes,
+    /// a size-2 torus dimension, datelines).
+    #[test]
+    fn unicast_hops_are_those_of_the_dimension_ordered_route() {
+        for (shape, vcs) in [
+            ("mesh:3x4", 1),
+            ("torus:4x5", 2),
+            ("torus:4x2x3", 4),
+            ("torus:6", 3),
+        ] {
+            let shape: Shape = shape.parse().unwrap();
+            let channels = Channels::new(&shape, vcs, Classes::default()).unwrap();
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            for from in shape.nodes() {
+                for to in shape.nodes().filter(|&to| to != from) {
+                    let hops: Vec<Hop> = crate::route::dimension_ordered::route(&shape, from, to)
+                        .map(|v| Hop::new(v, v == to))
+                        .collect();
+                    channels.route(from, &hops, &mut slow).unwrap();
+                    channels.unicast(from, to, &mut fast);
+                    assert_eq!(
+                        format!("{fast:?}"),
+                        format!("{slow:?}"),
+                        "{from:?} -> {to:?}"
+                    );
+                }
+            }
+        }
     }
 
     /// Each sweeping class alone is deadlock-free; any two sharing virtual channels are not,

@@ -312,6 +312,16 @@ impl Nodes {
                 .as_ref()
                 .expect("queued sends belong to live messages");
             let send_hops: &[Hop] = match &msg.body {
+                // A unicast's hops straight from its two nodes' coordinates, where its class
+                // has virtual channels of its own (else through its route's nodes, below).
+                Body::Unicast(to) if net.channels.dimension_ordered_vcs() => {
+                    let to = *to;
+                    net.start(now, port, self.startup, p.msg, |ch, out| {
+                        ch.unicast(node, to, out);
+                        Ok::<(), WormholeError>(())
+                    })?;
+                    continue;
+                }
                 Body::Unicast(to) => {
                     hops.clear();
                     hops.extend(
