@@ -305,7 +305,8 @@ thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
 }
 
-fn bit(bits: &[u64], i: usize) -> bool {
+/// Bit `i` of a bitmap of 64-bit words.
+pub(crate) fn bit(bits: &[u64], i: usize) -> bool {
     bits[i / 64] >> (i % 64) & 1 != 0
 }
 

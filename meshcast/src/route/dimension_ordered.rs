@@ -45,22 +45,22 @@ pub struct Route<'a> {
     to: Node,
 }
 
-impl Route<'_> {
-    /// The direction to take along `dim`, from coordinate `a` towards coordinate `b ≠ a`.
-    fn direction(&self, dim: usize, a: u32, b: u32) -> Dir {
-        if self.shape.wraps(dim) {
-            let k = self.shape.dims()[dim];
-            let ahead = (b + k - a) % k;
-            if ahead < k.div_ceil(2) {
-                Dir::Plus
-            } else {
-                Dir::Minus
-            }
-        } else if b > a {
+/// The direction a dimension-ordered route takes along `dim` of `shape`, from coordinate `a`
+/// towards coordinate `b ≠ a`: the shorter way round on a torus, towards decreasing coordinates
+/// on a tie (module docs).
+pub fn direction(shape: &Shape, dim: usize, a: u32, b: u32) -> Dir {
+    if shape.wraps(dim) {
+        let k = shape.dims()[dim];
+        let ahead = (b + k - a) % k;
+        if ahead < k.div_ceil(2) {
             Dir::Plus
         } else {
             Dir::Minus
         }
+    } else if b > a {
+        Dir::Plus
+    } else {
+        Dir::Minus
     }
 }
 
@@ -73,7 +73,7 @@ impl Iterator for Route<'_> {
             .map(|d| (d, shape.coord(self.at, d), shape.coord(self.to, d)))
             .find(|&(_, a, b)| a != b)?;
         self.at = shape
-            .neighbor(self.at, dim, self.direction(dim, a, b))
+            .neighbor(self.at, dim, direction(shape, dim, a, b))
             .expect("the step towards a different coordinate exists");
         Some(self.at)
     }

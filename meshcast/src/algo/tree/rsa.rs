@@ -38,7 +38,7 @@
 
 use std::collections::BinaryHeap;
 
-use crate::algo::local::{Grid, LocalTree, NONE};
+use crate::algo::local::{bit, Grid, LocalTree, NONE};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// The RSA heuristic of Rao, Sadayappan, Hwang and Shor.
@@ -442,7 +442,7 @@ impl Bits {
     }
 
     fn contains(&self, i: usize) -> bool {
-        self.levels[0][i / 64] >> (i % 64) & 1 != 0
+        bit(&self.levels[0], i)
     }
 
     fn insert(&mut self, mut i: usize) {

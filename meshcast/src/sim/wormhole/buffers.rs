@@ -85,8 +85,7 @@ impl Buffers {
     /// made, without a branch between them).
     #[inline]
     pub fn ready(&self, id: u32, vc: u32, flits: u16, now: u64) -> bool {
-        (flits > 0)
-            & (self.vc[vc as usize].ready <= now)
+        self.ready_alone(vc, flits, now)
             & (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
     }
 

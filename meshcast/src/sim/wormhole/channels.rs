@@ -246,8 +246,8 @@ impl Channels {
 
     /// The hops of a dimension-ordered route along dimension `dim` (of size `k` and node
     /// stride `stride`) from node `at`, whose coordinate there is `a`, to coordinate `b ≠ a`:
-    /// the shorter way round on a torus, towards decreasing coordinates on a tie, as
-    /// [`crate::route::dimension_ordered`] goes. `at` is left at the last node.
+    /// the way [`crate::route::dimension_ordered::direction`] says. `at` is left at the last
+    /// node.
     fn straight(
         &self,
         at: &mut u32,
@@ -256,11 +256,7 @@ impl Channels {
         b: u32,
         out: &mut Vec<WormHop>,
     ) {
-        let plus = if self.shape.wraps(dim) {
-            (b + k - a) % k < k.div_ceil(2)
-        } else {
-            b > a
-        };
+        let plus = crate::route::dimension_ordered::direction(&self.shape, dim, a, b) == Dir::Plus;
         let steps = if plus {
             (b + k - a) % k
         } else {
