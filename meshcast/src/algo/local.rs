@@ -16,8 +16,8 @@
 //! a per-thread scratch reused from plan to plan (`Forest`); the trees keep their nodes in
 //! insertion order, with parent links between insertion numbers; pruning is one backward pass
 //! over them, which turns each kept node into a link of its parent's child list in port order;
-//! the plan is listed from those lists; and coordinates come from multiplications by
-//! precomputed inverses, not divisions. Memory: 4 bytes (the insertion number) and one bit (the
+//! the plan is listed from those lists by ports, without coordinates; and coordinates, where the
+//! growth needs them, come from multiplications by precomputed inverses, not divisions. Memory: 4 bytes (the insertion number) and one bit (the
 //! membership) per node of the largest topology a thread has routed on, plus 8 bytes per tree
 //! node of its largest plan; kept until the thread ends, except that forests of 2²⁵ places or
 //! more give the 4 bytes back before the plan is listed and the 8 after.
@@ -261,12 +261,10 @@ impl TreeNode {
         self.1 & NO_LINK
     }
 
-    /// The port of the step from the parent (`usize::MAX`: no grid step), which orders siblings.
+    /// The port of the step from the parent (`NO_PORT`, above every port: no grid step), which
+    /// orders siblings.
     fn port(self) -> usize {
-        match self.0 >> PORT_SHIFT {
-            NO_PORT => usize::MAX,
-            p => p as usize,
-        }
+        (self.0 >> PORT_SHIFT) as usize
     }
 
     fn on_stem(self) -> bool {
@@ -278,22 +276,14 @@ impl TreeNode {
 /// touches only the nodes of its trees: nothing the size of the topology is allocated or
 /// cleared per plan, up to [`LARGE`]. Per forest place: the insertion number while the trees
 /// grow (read only for members, so never cleared) and the membership bit (one bit per node, so
-/// the searches' "is it in the tree?" stays in cache); pruning clears the bits of the nodes it
-/// removes, the listing those of the nodes it lists.
+/// the searches' "is it in the tree?" stays in cache); pruning clears the bits of its tree.
 #[derive(Default)]
 struct Scratch {
     seq: Vec<u32>,
     member: Vec<u64>,
     nodes: Nodes,
-    /// Each tree's offset and its origin's insertion number, by offset.
-    origins: Vec<(u32, u32)>,
-    /// How many membership bits pruning and the listing have cleared.
+    /// How many membership bits pruning has cleared.
     cleared: usize,
-    /// The children [`Forest::children`] handed out, `(place, insertion number)`: those from
-    /// `asked` on are not yet asked for. A plain list read from the front, whose asked-for head
-    /// is dropped once it is the larger half (cheaper per child than a ring buffer).
-    handed: Vec<(u32, u32)>,
-    asked: usize,
 }
 
 /// Forests of this many places or more give their insertion numbers back once every tree is
@@ -334,10 +324,7 @@ impl Forest {
             scratch.member.resize(len.div_ceil(64), 0);
         }
         scratch.nodes.0.clear();
-        scratch.origins.clear();
         scratch.cleared = 0;
-        scratch.handed.clear();
-        scratch.asked = 0;
         Forest { scratch, len }
     }
 
@@ -346,7 +333,6 @@ impl Forest {
     pub(crate) fn tree(&mut self, grid: Grid, offset: usize) -> LocalTree<'_> {
         let s = &mut *self.scratch;
         s.seq[offset] = s.nodes.push(offset, 0, None);
-        s.origins.push((offset as u32, s.seq[offset]));
         set_bit(&mut s.member, offset);
         LocalTree {
             seq: &mut s.seq[offset..offset + grid.len()],
@@ -369,70 +355,27 @@ impl Forest {
         }
     }
 
-    /// The children of `v` in the pruned tree at `offset` on `grid`, in port order — the stem
-    /// child first if `stem_first`, then by dimension, increasing direction first — each as
-    /// `(child, dimension, increasing)`; `c` holds `v`'s coordinates. Read from the child list
-    /// pruning left: no grid neighbour is looked at. `v` leaves the tree's membership.
-    ///
-    /// The listing asks for the children of the nodes it was handed, in the order it was handed
-    /// them (breadth first), so the children handed out wait in a queue with their insertion
-    /// numbers, and `v` is the one at its head — or a zone origin, whose insertion number the
-    /// forest keeps.
-    pub(crate) fn children(
-        &mut self,
-        grid: &Grid,
-        offset: usize,
-        v: u32,
-        c: &[u32],
-        stem_first: bool,
-        mut child: impl FnMut(u32, usize, bool),
-    ) {
-        let Scratch {
-            member,
-            nodes,
-            origins,
-            cleared,
-            handed,
-            asked,
-            ..
-        } = &mut *self.scratch;
-        let place = (offset + v as usize) as u32;
-        let s = match handed.get(*asked) {
-            Some(&(p, s)) if p == place => {
-                *asked += 1;
-                s
-            }
-            _ => {
-                let k = origins.partition_point(|&(o, _)| o < place);
-                debug_assert_eq!(origins[k].0, place, "a zone origin");
-                origins[k].1
-            }
-        };
-        clear_bit(member, place as usize);
-        *cleared += 1;
-        if *asked >= 4096 && 2 * *asked >= handed.len() {
-            handed.drain(..*asked);
-            *asked = 0;
-        }
+    /// The children of the pruned trees' node `s` (an insertion number; a tree's origin is
+    /// [`LocalTree::root`]) in port order — the stem children first if `stem_first`, then by
+    /// dimension, increasing direction first — each as `(insertion number, port)` ([`port`]).
+    /// Read from the child list pruning left: no grid neighbour and no coordinate is looked at.
+    pub(crate) fn children(&self, s: u32, stem_first: bool, mut child: impl FnMut(u32, usize)) {
+        let nodes = &self.scratch.nodes.0;
         for pass in [true, false] {
             if pass && !stem_first {
                 continue;
             }
-            let mut k = nodes.0[s as usize].first();
+            let mut k = nodes[s as usize].first();
             while k != NO_LINK {
-                let node = nodes.0[k as usize];
+                let node = nodes[k as usize];
                 let port = node.port();
-                let (d, up) = (port / 2, port % 2 == 0);
-                let inside =
-                    port != usize::MAX && if up { c[d] + 1 < grid.ext[d] } else { c[d] > 0 };
-                if inside && (!stem_first || node.on_stem() == pass) {
-                    let w = if up {
-                        place + grid.stride(d)
-                    } else {
-                        place - grid.stride(d)
-                    };
-                    handed.push((w, k));
-                    child(w - offset as u32, d, up);
+                // A child that is no grid step (`LocalTree::attach`) is no link; such children
+                // come last.
+                if port == NO_PORT as usize {
+                    break;
+                }
+                if !stem_first || node.on_stem() == pass {
+                    child(k, port);
                 }
                 k = node.next();
             }
@@ -442,7 +385,7 @@ impl Forest {
 
 impl Drop for Forest {
     /// Leave the membership bitmap clear for the next plan: the bits left — of trees that were
-    /// not listed whole — are cleared over the forest's range. A [`LARGE`] forest gives its node
+    /// not pruned — are cleared over the forest's range. A [`LARGE`] forest gives its node
     /// list back, so that the plan's senders take its room.
     fn drop(&mut self) {
         let Scratch {
@@ -476,7 +419,7 @@ pub struct LocalTree<'a> {
     /// The forest's nodes; this tree's from `first` on (after its origin).
     nodes: &'a mut Nodes,
     first: u32,
-    /// The forest's count of cleared membership bits.
+    /// The forest's count of membership bits pruning cleared.
     cleared: &'a mut usize,
     /// [`LocalTree::connect`]'s route: each node with the port of the step to it.
     route: Vec<(u32, usize)>,
@@ -498,13 +441,28 @@ impl LocalTree<'_> {
     /// `child`). A child that is no neighbour of its parent is not a link: the plan leaves it
     /// out, and the validator then reports the destinations it cut off.
     pub fn attach(&mut self, child: u32, parent: u32) {
-        self.add(child, parent, port(&self.grid, child.wrapping_sub(parent)));
+        let port = port(&self.grid, child.wrapping_sub(parent)).filter(|&p| {
+            // The id difference of a step, but past the grid's edge?
+            let (d, c) = (p / 2, self.grid.coord(parent, p / 2));
+            if p % 2 == 0 {
+                c + 1 < self.grid.ext[d]
+            } else {
+                c > 0
+            }
+        });
+        self.add(child, parent, port);
     }
 
     /// [`LocalTree::attach`] `child` one step up dimension `d` from `parent`, whose port is
     /// known: `2d` (see [`port`]).
     pub(crate) fn attach_up(&mut self, child: u32, parent: u32, d: usize) {
+        debug_assert!(self.grid.coord(parent, d) + 1 < self.grid.ext[d]);
         self.add(child, parent, Some(2 * d));
+    }
+
+    /// The insertion number of the tree's origin, where [`Forest::children`] starts.
+    pub(crate) fn root(&self) -> u32 {
+        self.first - 1
     }
 
     /// [`LocalTree::attach`] with the port of the step already known.
@@ -680,14 +638,16 @@ impl LocalTree<'_> {
     /// part of DP", and the unused wraparound links of the torus examples), and turn the kept
     /// nodes' records into their child lists for the listing: the last use of the tree. Children
     /// come after their parents in insertion order, so one backward pass over the node list
-    /// decides every node and links it into its parent's list in port order. Returns the number
-    /// of edges left.
+    /// decides every node, links it into its parent's list in port order and clears its
+    /// membership bit. Returns the number of edges left.
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
             if self.contains(u) {
                 self.nodes.0[self.seq[u as usize] as usize].1 |= DEST;
             }
         }
+        self.leave_membership();
+        let root = self.root();
         let nodes = &mut *self.nodes;
         let mut kept = 0;
         for s in (self.first..nodes.0.len() as u32).rev() {
@@ -696,13 +656,29 @@ impl LocalTree<'_> {
                 let next = nodes.link(node.up() & PARENT, s, node.port());
                 nodes.keep(s, next);
                 kept += 1;
-            } else {
-                clear_bit(self.member, node.place() as usize);
-                *self.cleared += 1;
             }
         }
-        nodes.keep(self.first - 1, NO_LINK);
+        nodes.keep(root, NO_LINK);
         kept
+    }
+
+    /// Clear the tree's membership bits, while the nodes still hold their places: the words of
+    /// the tree's grid at once when the tree fills enough of them (no other tree has bits there
+    /// now: those grown before are pruned, those after not grown), else node by node.
+    fn leave_membership(&mut self) {
+        let tree = &self.nodes.0[self.root() as usize..];
+        let (start, end) = (
+            self.offset / 64,
+            (self.offset + self.grid.len()).div_ceil(64),
+        );
+        if end - start <= 4 * tree.len() {
+            self.member[start..end].fill(0);
+        } else {
+            for node in tree {
+                clear_bit(self.member, node.place() as usize);
+            }
+        }
+        *self.cleared += tree.len();
     }
 }
 
@@ -1004,13 +980,13 @@ mod tests {
     /// as `(node, child)`, the forest's slots given back first if it is [`LARGE`].
     fn listed(mut forest: Forest, grid: &Grid) -> Vec<(u32, u32)> {
         forest.pruned();
-        let (mut queue, mut out, mut c) =
-            (std::collections::VecDeque::from([0]), vec![], vec![0; 2]);
-        while let Some(v) = queue.pop_front() {
-            grid.coords_into(v, &mut c);
-            forest.children(grid, 0, v, &c, false, |w, _, _| {
+        let (mut queue, mut out) = (std::collections::VecDeque::from([(0, 0)]), vec![]);
+        while let Some((s, v)) = queue.pop_front() {
+            forest.children(s, false, |k, port| {
+                let t = grid.stride(port / 2);
+                let w = if port % 2 == 0 { v + t } else { v - t };
                 out.push((v, w));
-                queue.push_back(w);
+                queue.push_back((k, w));
             });
         }
         out
@@ -1041,6 +1017,21 @@ mod tests {
             let grown = [at(1, 0), at(2, 0), at(3, 0), at(4, 0), c, a, at(1, 1), b];
             assert!(grown.iter().all(|&i| !tree.contains(i)), "{len}");
         }
+    }
+
+    #[test]
+    fn an_attach_past_the_grid_edge_is_no_link() {
+        let grid = Grid::new(&[4, 3]);
+        let mut forest = Forest::new(grid.len());
+        let mut tree = forest.tree(grid.clone(), 0);
+        let at = |x, y| grid.index(&[x, y]);
+        tree.connect(0, at(3, 0));
+        // One id above (3, 0), as a step up dimension 0 would be, but past the row's end.
+        tree.attach(at(0, 1), at(3, 0));
+        tree.attach(at(3, 1), at(3, 0));
+        assert_eq!(tree.prune(&[at(0, 1), at(3, 1)]), 5);
+        let want = [(0, 1), (1, 2), (2, 3), (3, at(3, 1))];
+        assert_eq!(listed(forest, &grid), want);
     }
 
     /// The tree node nearest `u` by the definition: least distance (within `{origin ⇔ u}`

@@ -27,7 +27,7 @@
 
 use std::collections::BTreeSet;
 
-use super::local::{Forest, Grid, LocalTree};
+use super::local::{Forest, Grid, LocalTree, NONE};
 use super::Request;
 use crate::plan::Plan;
 use crate::topology::{Kind, Node, Shape};
@@ -188,24 +188,32 @@ impl<'a> Zones<'a> {
             .expect("zone coordinates stay inside the shape")
     }
 
-    /// Per dimension of `zone`'s grid, the global id offset of every local coordinate: a
-    /// node's global id is the sum of its coordinates' offsets.
-    fn id_tables(&self, zone: u32, grid: &Grid) -> Vec<Vec<u32>> {
-        let unit: Vec<u32> = (0..self.source.len())
-            .map(|i| {
-                let mut c = vec![0; self.source.len()];
-                c[i] = 1;
-                self.shape
-                    .node(&c)
-                    .expect("every dimension has size ≥ 2")
-                    .index() as u32
-            })
-            .collect();
-        (0..grid.rank())
-            .map(|i| {
-                (0..grid.extent(i))
-                    .map(|l| self.global_coord(zone, i, l) * unit[i])
-                    .collect()
+    /// The steps of `zone`'s grid by port (`2i` up dimension `i`, `2i + 1` down), as changes of
+    /// the global id.
+    fn steps(&self, zone: u32) -> Vec<Step> {
+        let torus = self.shape.kind() == Kind::Torus;
+        (0..self.source.len())
+            .flat_map(|i| {
+                let (g, k) = (self.whole.stride(i), self.shape.dims()[i]);
+                let last = k - 1;
+                // Up the zone's dimension `i` is up the global one on the positive side.
+                let up = Step {
+                    dim: i,
+                    delta: g,
+                    wraps_from: if torus { last } else { NONE },
+                    wrapped: (last * g).wrapping_neg(),
+                };
+                let down = Step {
+                    dim: i,
+                    delta: g.wrapping_neg(),
+                    wraps_from: if torus { 0 } else { NONE },
+                    wrapped: last * g,
+                };
+                if zone >> i & 1 == 0 {
+                    [up, down]
+                } else {
+                    [down, up]
+                }
             })
             .collect()
     }
@@ -228,8 +236,8 @@ pub(crate) fn feeder(b: u32) -> u32 {
 pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
     let (source, dests) = (request.source(), request.destinations());
     let zones = Zones::new(request.shape(), source);
-    let (mut forest, plan_zones, links) = grow_zones(algo, &zones, dests);
-    let (mut to, source_sends) = list(&mut forest, &plan_zones, algo.stem_first(), links);
+    let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
+    let (mut to, source_sends) = list(&forest, &plan_zones, &zones.whole, algo.stem_first(), links);
     drop(forest);
     let from = senders(source, source_sends, &mut to);
     Plan::tree(source, dests.to_vec(), from, to)
@@ -292,35 +300,54 @@ fn grow_zones(
         let mut tree = forest.tree(z.grid.clone(), offset);
         algo.grow(&mut tree, &ids);
         links += tree.prune(&ids);
-        z.offset = Some(offset);
+        z.root = Some(tree.root());
         offset += z.grid.len();
     }
     forest.pruned();
     (forest, plan_zones, links)
 }
 
-/// One zone of a plan: its grid, where its tree lies in the forest (if it has one), the zones
-/// its origin passes the message on to, and the global offsets of its local coordinates.
+/// One zone of a plan: its grid, its tree's origin in the forest (if it has a tree), the zones
+/// its origin passes the message on to, and its steps as changes of the global id.
 struct PlanZone {
     grid: Grid,
-    offset: Option<usize>,
+    root: Option<u32>,
     hops: Vec<u32>,
     origin: Node,
-    /// Per dimension, the global id offset of every local coordinate.
-    tables: Vec<Vec<u32>>,
+    steps: Vec<Step>,
 }
 
 impl PlanZone {
     fn new(zones: &Zones, zone: u32) -> PlanZone {
-        let grid = Grid::new(&zones.extents(zone));
         PlanZone {
-            tables: zones.id_tables(zone, &grid),
-            grid,
-            offset: None,
+            grid: Grid::new(&zones.extents(zone)),
+            root: None,
             hops: Vec::new(),
             origin: zones.origin(zone),
+            steps: zones.steps(zone),
         }
     }
+
+    /// The global id of the neighbour of node `node` (a global id) through `port` of the zone.
+    fn step(&self, whole: &Grid, node: u32, port: usize) -> u32 {
+        let s = self.steps[port];
+        if s.wraps_from != NONE && whole.coord(node, s.dim) == s.wraps_from {
+            node.wrapping_add(s.wrapped)
+        } else {
+            node.wrapping_add(s.delta)
+        }
+    }
+}
+
+/// A step of a zone's grid in global ids: one along dimension `dim`, which changes the id by
+/// `delta` — or, on a torus, by `wrapped` from the global coordinate `wraps_from`, over the
+/// wraparound link (a mesh: `NONE`).
+#[derive(Clone, Copy)]
+struct Step {
+    dim: usize,
+    delta: u32,
+    wraps_from: u32,
+    wrapped: u32,
 }
 
 /// The receivers of the tree plan of the zones' trees as [`Counted`] ids, and the number of
@@ -328,43 +355,41 @@ impl PlanZone {
 /// order — the hops to zone origins first, lower zone first, then its children in its zone's
 /// tree — so that a node's sends follow those of the nodes listed before it.
 ///
-/// The receivers' list doubles as the breadth-first queue: a receiver is first written as its
-/// [`Place`] and replaced by its counted id when the listing reaches it. Beside the forest the
-/// listing holds 4 bytes per link; the senders (4 more) are written once the forest is gone.
+/// The receivers' list doubles as the breadth-first queue: a receiver's global id is written
+/// when its sender is listed (the sender's id and the port's step give it, without
+/// coordinates), and its number of sends is added when the listing reaches it. Beside the forest
+/// the listing holds 4 bytes per link and the nodes waiting to be listed; the senders (4 more
+/// per link) are written once the forest is gone.
 fn list(
-    forest: &mut Forest,
+    forest: &Forest,
     zones: &[PlanZone],
+    whole: &Grid,
     stem_first: bool,
     links: usize,
 ) -> (Vec<u32>, u32) {
-    let places = Places::new(zones);
-    let origin = |zi: u32| {
-        zones[zi as usize]
-            .offset
-            .map_or(TREELESS | zi, |o| o as Place)
-    };
     let mut to = Vec::with_capacity(links);
-    let mut c = vec![0; zones[0].grid.rank()];
-    let mut place = origin(0);
+    let mut waiting = Waiting::default();
+    let mut node = zones[0].origin.0;
+    let mut at = Waiting::origin(zones, 0);
     let mut next = 0;
     let mut source_sends = 0;
     loop {
-        let (zi, v) = places.locate(place);
+        let (s, zone) = at;
+        let zi = zone & !ORIGIN;
         let z = &zones[zi as usize];
         let before = to.len();
-        if v == 0 {
-            to.extend(z.hops.iter().map(|&h| origin(h)));
-        }
-        let node = match z.offset {
-            None => z.origin.0,
-            Some(offset) => {
-                z.grid.coords_into(v, &mut c);
-                forest.children(&z.grid, offset, v, &c, stem_first, |w, _, _| {
-                    to.push(offset as u32 + w);
-                });
-                c.iter().zip(&z.tables).map(|(&x, t)| t[x as usize]).sum()
+        if zone & ORIGIN != 0 {
+            for &h in &z.hops {
+                to.push(zones[h as usize].origin.0);
+                waiting.push(Waiting::origin(zones, h));
             }
-        };
+        }
+        if s != NONE {
+            forest.children(s, stem_first, |k, port| {
+                to.push(z.step(whole, node, port));
+                waiting.push((k, zi));
+            });
+        }
         let sends = (to.len() - before) as u32;
         debug_assert!(
             sends < 1 << (32 - COUNT_SHIFT),
@@ -372,10 +397,10 @@ fn list(
         );
         match next {
             0 => source_sends = sends,
-            _ => to[next - 1] = node | sends << COUNT_SHIFT,
+            _ => to[next - 1] |= sends << COUNT_SHIFT,
         }
-        let Some(&p) = to.get(next) else { break };
-        place = p;
+        let Some(&id) = to.get(next) else { break };
+        (node, at) = (id, waiting.pop());
         next += 1;
     }
     (to, source_sends)
@@ -410,32 +435,37 @@ fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
     from
 }
 
-/// A node of a plan in 4 bytes: a node of a zone tree as its place in the forest (the tree's
-/// offset plus its local id), the origin of a zone without a tree as `TREELESS` and the zone's
-/// index (forest places stay below 2²⁶, `MAX_NODES`).
-type Place = u32;
+/// The nodes handed out to the listing and not yet listed, in the order handed out, each as
+/// `(insertion number, zone index)` — for a zone origin the tree's origin ([`NONE`]: the zone
+/// has no tree) and the zone index with [`ORIGIN`]. A plain list read from the front, whose
+/// listed head is dropped once it is the larger half (cheaper per node than a ring buffer).
+#[derive(Default)]
+struct Waiting {
+    nodes: Vec<(u32, u32)>,
+    head: usize,
+}
 
-const TREELESS: Place = 1 << 31;
+/// The flag of a zone origin's zone index in [`Waiting`]: its hops to other zones are listed.
+const ORIGIN: u32 = 1 << 31;
 
-/// Where the zone trees lie in the forest: `(offset, zone index)`, by offset.
-struct Places(Vec<(u32, u32)>);
-
-impl Places {
-    fn new(zones: &[PlanZone]) -> Places {
-        let mut trees: Vec<(u32, u32)> = (0..zones.len() as u32)
-            .filter_map(|zi| zones[zi as usize].offset.map(|o| (o as u32, zi)))
-            .collect();
-        trees.sort_unstable();
-        Places(trees)
+impl Waiting {
+    /// The entry of zone `zi`'s origin.
+    fn origin(zones: &[PlanZone], zi: u32) -> (u32, u32) {
+        (zones[zi as usize].root.unwrap_or(NONE), zi | ORIGIN)
     }
 
-    /// The zone index and local id of `place`.
-    fn locate(&self, place: Place) -> (u32, u32) {
-        if place & TREELESS != 0 {
-            return (place & !TREELESS, 0);
+    fn push(&mut self, entry: (u32, u32)) {
+        self.nodes.push(entry);
+    }
+
+    /// The next node to list (one was handed out for every receiver).
+    fn pop(&mut self) -> (u32, u32) {
+        if self.head >= 4096 && 2 * self.head >= self.nodes.len() {
+            self.nodes.drain(..self.head);
+            self.head = 0;
         }
-        let (offset, zi) = self.0[self.0.partition_point(|&(o, _)| o <= place) - 1];
-        (zi, place - offset)
+        self.head += 1;
+        self.nodes[self.head - 1]
     }
 }
 
