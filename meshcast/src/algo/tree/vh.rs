@@ -28,27 +28,30 @@ pub struct Vh;
 
 impl ZoneAlgorithm for Vh {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
-        let mut route = Vec::new();
-        let mut c = vec![0; tree.grid.rank()];
+        let rank = tree.grid.rank();
+        let (mut c, mut to) = (vec![0; rank], vec![0; rank]);
         for &u in dests {
-            // Walk back along the dimension-ordered route: the predecessor of a node lowers its
-            // highest non-zero coordinate.
-            route.clear();
-            tree.grid.coords_into(u, &mut c);
-            // Each node is kept with the dimension of the step into it.
-            let mut d = c.len() - 1;
+            tree.grid.coords_into(u, &mut to);
+            c.copy_from_slice(&to);
+            // Walk back along the dimension-ordered route to the first tree node met: the
+            // predecessor of a node lowers its highest non-zero coordinate.
+            let mut d = rank - 1;
             let mut w = u;
             while !tree.contains(w) {
                 while c[d] == 0 {
                     d -= 1;
                 }
-                route.push((w, d));
                 c[d] -= 1;
                 w -= tree.grid.stride(d);
             }
-            while let Some((next, d)) = route.pop() {
-                tree.attach_up(next, w, d);
-                w = next;
+            // Then forward from there, without a list of the nodes walked: the route raises
+            // dimension `d` to `u`'s coordinate, then each dimension after it.
+            for d in d..rank {
+                let s = tree.grid.stride(d);
+                for _ in c[d]..to[d] {
+                    tree.attach_up(w + s, w, d);
+                    w += s;
+                }
             }
         }
     }
