@@ -238,7 +238,7 @@ struct TreeNode(u32, u32);
 const PLACE: u32 = (1 << 26) - 1;
 const PORT_SHIFT: u32 = 26;
 const NO_PORT: u32 = 63;
-const NO_LINK: u32 = (1 << 27) - 1;
+pub(crate) const NO_LINK: u32 = (1 << 27) - 1;
 
 impl TreeNode {
     fn place(self) -> u32 {
@@ -355,17 +355,25 @@ impl Forest {
         }
     }
 
-    /// The children of the pruned trees' node `s` (an insertion number; a tree's origin is
-    /// [`LocalTree::root`]) in port order — the stem children first if `stem_first`, then by
-    /// dimension, increasing direction first — each as `(insertion number, port)` ([`port`]).
-    /// Read from the child list pruning left: no grid neighbour and no coordinate is looked at.
-    pub(crate) fn children(&self, s: u32, stem_first: bool, mut child: impl FnMut(u32, usize)) {
+    /// Where the children of the pruned trees' node `s` (an insertion number; a tree's origin
+    /// is [`LocalTree::root`]) start for [`Forest::children`]: its first child, or [`NO_LINK`].
+    pub(crate) fn first_child(&self, s: u32) -> u32 {
+        self.scratch.nodes.0[s as usize].first()
+    }
+
+    /// The children of a node of the pruned trees, from its [`Forest::first_child`] on, in port
+    /// order — the stem children first if `stem_first`, then by dimension, increasing direction
+    /// first — each as its own first child and the port of the step to it ([`port`]). Read from
+    /// the child lists pruning left: no grid neighbour and no coordinate is looked at, and the
+    /// listing, which keeps each child's first child until it reaches it, reads every node's
+    /// record once.
+    pub(crate) fn children(&self, first: u32, stem_first: bool, mut child: impl FnMut(u32, usize)) {
         let nodes = &self.scratch.nodes.0;
         for pass in [true, false] {
             if pass && !stem_first {
                 continue;
             }
-            let mut k = nodes[s as usize].first();
+            let mut k = first;
             while k != NO_LINK {
                 let node = nodes[k as usize];
                 let port = node.port();
@@ -375,7 +383,7 @@ impl Forest {
                     break;
                 }
                 if !stem_first || node.on_stem() == pass {
-                    child(k, port);
+                    child(node.first(), port);
                 }
                 k = node.next();
             }
@@ -980,9 +988,10 @@ mod tests {
     /// as `(node, child)`, the forest's slots given back first if it is [`LARGE`].
     fn listed(mut forest: Forest, grid: &Grid) -> Vec<(u32, u32)> {
         forest.pruned();
-        let (mut queue, mut out) = (std::collections::VecDeque::from([(0, 0)]), vec![]);
-        while let Some((s, v)) = queue.pop_front() {
-            forest.children(s, false, |k, port| {
+        let first = forest.first_child(0);
+        let (mut queue, mut out) = (std::collections::VecDeque::from([(first, 0)]), vec![]);
+        while let Some((first, v)) = queue.pop_front() {
+            forest.children(first, false, |k, port| {
                 let t = grid.stride(port / 2);
                 let w = if port % 2 == 0 { v + t } else { v - t };
                 out.push((v, w));

@@ -27,7 +27,7 @@
 
 use std::collections::BTreeSet;
 
-use super::local::{Forest, Grid, LocalTree, NONE};
+use super::local::{Forest, Grid, LocalTree, NONE, NO_LINK};
 use super::Request;
 use crate::plan::Plan;
 use crate::topology::{Kind, Node, Shape};
@@ -370,22 +370,22 @@ fn list(
     let mut to = Vec::with_capacity(links);
     let mut waiting = Waiting::default();
     let mut node = zones[0].origin.0;
-    let mut at = Waiting::origin(zones, 0);
+    let mut at = Waiting::origin(forest, zones, 0);
     let mut next = 0;
     let mut source_sends = 0;
     loop {
-        let (s, zone) = at;
+        let (first, zone) = at;
         let zi = zone & !ORIGIN;
         let z = &zones[zi as usize];
         let before = to.len();
         if zone & ORIGIN != 0 {
             for &h in &z.hops {
                 to.push(zones[h as usize].origin.0);
-                waiting.push(Waiting::origin(zones, h));
+                waiting.push(Waiting::origin(forest, zones, h));
             }
         }
-        if s != NONE {
-            forest.children(s, stem_first, |k, port| {
+        if first != NO_LINK {
+            forest.children(first, stem_first, |k, port| {
                 to.push(z.step(whole, node, port));
                 waiting.push((k, zi));
             });
@@ -436,8 +436,8 @@ fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
 }
 
 /// The nodes handed out to the listing and not yet listed, in the order handed out, each as
-/// `(insertion number, zone index)` — for a zone origin the tree's origin ([`NONE`]: the zone
-/// has no tree) and the zone index with [`ORIGIN`]. A plain list read from the front, whose
+/// `(first child, zone index)` ([`Forest::first_child`]; [`NO_LINK`]: none, as for the origin of
+/// a zone without a tree), a zone origin's zone index with [`ORIGIN`]. A plain list read from the front, whose
 /// listed head is dropped once it is the larger half (cheaper per node than a ring buffer).
 #[derive(Default)]
 struct Waiting {
@@ -450,8 +450,11 @@ const ORIGIN: u32 = 1 << 31;
 
 impl Waiting {
     /// The entry of zone `zi`'s origin.
-    fn origin(zones: &[PlanZone], zi: u32) -> (u32, u32) {
-        (zones[zi as usize].root.unwrap_or(NONE), zi | ORIGIN)
+    fn origin(forest: &Forest, zones: &[PlanZone], zi: u32) -> (u32, u32) {
+        let first = zones[zi as usize]
+            .root
+            .map_or(NO_LINK, |root| forest.first_child(root));
+        (first, zi | ORIGIN)
     }
 
     fn push(&mut self, entry: (u32, u32)) {
@@ -460,12 +463,14 @@ impl Waiting {
 
     /// The next node to list (one was handed out for every receiver).
     fn pop(&mut self) -> (u32, u32) {
-        if self.head >= 4096 && 2 * self.head >= self.nodes.len() {
+        let entry = self.nodes[self.head];
+        self.head += 1;
+        // Looked at every 4096 nodes only: one test per node.
+        if self.head % 4096 == 0 && 2 * self.head >= self.nodes.len() {
             self.nodes.drain(..self.head);
             self.head = 0;
         }
-        self.head += 1;
-        self.nodes[self.head - 1]
+        entry
     }
 }
 
