@@ -342,7 +342,7 @@ impl Forest {
             offset,
             nodes: &mut s.nodes,
             cleared: &mut s.cleared,
-            route: Vec::new(),
+            legs: Vec::new(),
             at: Vec::new(),
         }
     }
@@ -429,8 +429,8 @@ pub struct LocalTree<'a> {
     first: u32,
     /// The forest's count of membership bits pruning cleared.
     cleared: &'a mut usize,
-    /// [`LocalTree::connect`]'s route: each node with the port of the step to it.
-    route: Vec<(u32, usize)>,
+    /// [`LocalTree::connect`]'s legs: where each ends, the id change of a step and its port.
+    legs: Vec<(u32, u32, usize)>,
     at: Vec<u32>,
 }
 
@@ -497,33 +497,39 @@ impl LocalTree<'_> {
     pub fn connect(&mut self, from: u32, to: u32) {
         debug_assert!(self.contains(from));
         // The route walked backwards from `to` up to the first tree node met — the last one on
-        // it, `from` at the latest — so that only the new branch is walked.
-        let mut route = std::mem::take(&mut self.route);
-        route.clear();
+        // it, `from` at the latest — so that only the new branch is walked; each leg of it kept
+        // as its steps, the id change of one and its port (see [`port`]: up dimension `d` is
+        // `2d`, down `2d + 1`).
+        let mut legs = std::mem::take(&mut self.legs);
+        legs.clear();
         let mut at = to;
         'walk: for d in (0..self.grid.rank()).rev() {
             let (a, b) = (self.grid.coord(from, d), self.grid.coord(to, d));
-            // Forward, the step along `d` and its port (see [`port`]): up dimension `d` is
-            // `2d`, down `2d + 1`; backwards the step is undone.
             let s = self.grid.stride(d);
-            let (back, port) = if a < b {
-                (s.wrapping_neg(), 2 * d)
+            let (forward, port) = if a < b {
+                (s, 2 * d)
             } else {
-                (s, 2 * d + 1)
+                (s.wrapping_neg(), 2 * d + 1)
             };
+            let start = at;
             for _ in 0..a.abs_diff(b) {
                 if self.contains(at) {
+                    legs.push((start, forward, port));
                     break 'walk;
                 }
-                route.push((at, port));
-                at = at.wrapping_add(back);
+                at = at.wrapping_sub(forward);
+            }
+            legs.push((start, forward, port));
+        }
+        // Then forward again, leg by leg, each up to where its walk back started.
+        for &(end, forward, port) in legs.iter().rev() {
+            while at != end {
+                let child = at.wrapping_add(forward);
+                self.add(child, at, Some(port));
+                at = child;
             }
         }
-        for &(child, port) in route.iter().rev() {
-            self.add(child, at, Some(port));
-            at = child;
-        }
-        self.route = route;
+        self.legs = legs;
     }
 
     /// Join `u` to the tree: find the tree node closest to it (earliest inserted among equals)
