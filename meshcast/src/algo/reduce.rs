@@ -355,11 +355,10 @@ struct Step {
 /// order — the hops to zone origins first, lower zone first, then its children in its zone's
 /// tree — so that a node's sends follow those of the nodes listed before it.
 ///
-/// The receivers' list doubles as the breadth-first queue: a receiver's global id is written
-/// when its sender is listed (the sender's id and the port's step give it, without
-/// coordinates), and its number of sends is added when the listing reaches it. Beside the forest
-/// the listing holds 4 bytes per link and the nodes waiting to be listed; the senders (4 more
-/// per link) are written once the forest is gone.
+/// A node handed out waits with its global id — its sender's id and the port's step give it,
+/// without coordinates — and becomes a receiver once listed, with its number of sends. Beside
+/// the forest the listing holds 4 bytes per link and the nodes waiting to be listed; the senders
+/// (4 more per link) are written once the forest is gone.
 fn list(
     forest: &Forest,
     zones: &[PlanZone],
@@ -369,41 +368,38 @@ fn list(
 ) -> (Vec<u32>, u32) {
     let mut to = Vec::with_capacity(links);
     let mut waiting = Waiting::default();
-    let mut node = zones[0].origin.0;
-    let mut at = Waiting::origin(forest, zones, 0);
-    let mut next = 0;
-    let mut source_sends = 0;
-    loop {
-        let (first, zone) = at;
+    waiting.push(Waiting::origin(forest, zones, 0));
+    let mut source_sends = None;
+    while let Some(Wait { id, first, zone }) = waiting.pop() {
         let zi = zone & !ORIGIN;
         let z = &zones[zi as usize];
-        let before = to.len();
+        let before = waiting.nodes.len();
         if zone & ORIGIN != 0 {
             for &h in &z.hops {
-                to.push(zones[h as usize].origin.0);
                 waiting.push(Waiting::origin(forest, zones, h));
             }
         }
         if first != NO_LINK {
-            forest.children(first, stem_first, |k, port| {
-                to.push(z.step(whole, node, port));
-                waiting.push((k, zi));
+            forest.children(first, stem_first, |first, port| {
+                let id = z.step(whole, id, port);
+                waiting.push(Wait {
+                    id,
+                    first,
+                    zone: zi,
+                });
             });
         }
-        let sends = (to.len() - before) as u32;
+        let sends = (waiting.nodes.len() - before) as u32;
         debug_assert!(
             sends < 1 << (32 - COUNT_SHIFT),
             "at most 2 sends per dimension"
         );
-        match next {
-            0 => source_sends = sends,
-            _ => to[next - 1] |= sends << COUNT_SHIFT,
+        match source_sends {
+            None => source_sends = Some(sends),
+            Some(_) => to.push(id | sends << COUNT_SHIFT),
         }
-        let Some(&id) = to.get(next) else { break };
-        (node, at) = (id, waiting.pop());
-        next += 1;
     }
-    (to, source_sends)
+    (to, source_sends.unwrap_or(0))
 }
 
 /// A receiver of a tree plan while it is listed: its node id in the low bits (ids stay below
@@ -435,42 +431,53 @@ fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
     from
 }
 
-/// The nodes handed out to the listing and not yet listed, in the order handed out, each as
-/// `(first child, zone index)` ([`Forest::first_child`]; [`NO_LINK`]: none, as for the origin of
-/// a zone without a tree), a zone origin's zone index with [`ORIGIN`]. A plain list read from the front, whose
-/// listed head is dropped once it is the larger half (cheaper per node than a ring buffer).
+/// The nodes handed out to the listing and not yet listed, in the order handed out. A plain
+/// list read from the front, whose listed head is dropped once it is the larger half (cheaper
+/// per node than a ring buffer).
 #[derive(Default)]
 struct Waiting {
-    nodes: Vec<(u32, u32)>,
+    nodes: Vec<Wait>,
     head: usize,
 }
 
-/// The flag of a zone origin's zone index in [`Waiting`]: its hops to other zones are listed.
+/// A node waiting to be listed: its global id, its first child ([`Forest::first_child`];
+/// [`NO_LINK`]: none, as for the origin of a zone without a tree) and its zone's index — with
+/// [`ORIGIN`] for a zone origin.
+#[derive(Clone, Copy)]
+struct Wait {
+    id: u32,
+    first: u32,
+    zone: u32,
+}
+
+/// The flag of a zone origin's zone index in [`Wait`]: its hops to other zones are listed.
 const ORIGIN: u32 = 1 << 31;
 
 impl Waiting {
     /// The entry of zone `zi`'s origin.
-    fn origin(forest: &Forest, zones: &[PlanZone], zi: u32) -> (u32, u32) {
-        let first = zones[zi as usize]
-            .root
-            .map_or(NO_LINK, |root| forest.first_child(root));
-        (first, zi | ORIGIN)
+    fn origin(forest: &Forest, zones: &[PlanZone], zi: u32) -> Wait {
+        let z = &zones[zi as usize];
+        Wait {
+            id: z.origin.0,
+            first: z.root.map_or(NO_LINK, |root| forest.first_child(root)),
+            zone: zi | ORIGIN,
+        }
     }
 
-    fn push(&mut self, entry: (u32, u32)) {
-        self.nodes.push(entry);
+    fn push(&mut self, wait: Wait) {
+        self.nodes.push(wait);
     }
 
-    /// The next node to list (one was handed out for every receiver).
-    fn pop(&mut self) -> (u32, u32) {
-        let entry = self.nodes[self.head];
+    /// The next node to list, if any.
+    fn pop(&mut self) -> Option<Wait> {
+        let wait = *self.nodes.get(self.head)?;
         self.head += 1;
         // Looked at every 4096 nodes only: one test per node.
         if self.head % 4096 == 0 && 2 * self.head >= self.nodes.len() {
             self.nodes.drain(..self.head);
             self.head = 0;
         }
-        entry
+        Some(wait)
     }
 }
 
