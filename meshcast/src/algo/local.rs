@@ -34,7 +34,7 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// remainder by direct computation" (2019) — for 32-bit operands, `M = ⌊(2⁶⁴ − 1)/d⌋ + 1` gives
 /// the exact quotient and remainder of every `n < 2³²` with one or two multiplications.
 #[derive(Clone, Copy, Debug)]
-struct Divisor {
+pub(crate) struct Divisor {
     d: u32,
     m: u64,
     /// All ones when `d` is 1, whose `M` wraps to 0 (and gives the remainder 0 as it should):
@@ -43,7 +43,7 @@ struct Divisor {
 }
 
 impl Divisor {
-    fn new(d: u32) -> Divisor {
+    pub(crate) fn new(d: u32) -> Divisor {
         Divisor {
             d,
             m: (u64::MAX / u64::from(d)).wrapping_add(1),
@@ -51,7 +51,7 @@ impl Divisor {
         }
     }
 
-    fn div(self, n: u32) -> u32 {
+    pub(crate) fn div(self, n: u32) -> u32 {
         ((u128::from(self.m) * u128::from(n)) >> 64) as u32 | n & self.ones
     }
 
