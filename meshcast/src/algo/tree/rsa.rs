@@ -38,7 +38,7 @@
 
 use std::collections::BinaryHeap;
 
-use crate::algo::local::{bit, Grid, LocalTree, NONE};
+use crate::algo::local::{bit, key_order, Divisor, Grid, LocalTree, NONE};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// The RSA heuristic of Rao, Sadayappan, Hwang and Shor.
@@ -53,19 +53,15 @@ impl ZoneAlgorithm for Rsa {
             merge(&tree.grid, dests)
         };
         // A point's meet lies nearer the origin, so joining nearest first finds every meet
-        // already in the tree. Each link's key once, not at every comparison.
-        let mut keyed: Vec<(u64, u32)> = links
-            .into_iter()
-            .map(|(child, parent)| {
-                (
-                    u64::from(tree.grid.norm(child)) << 32 | u64::from(child),
-                    parent,
-                )
-            })
+        // already in the tree: the links by the child's distance, then its id (every point is a
+        // child once at most), sorted by radix.
+        let keys: Vec<u32> = links
+            .iter()
+            .flat_map(|&(child, _)| [tree.grid.norm(child), child])
             .collect();
-        keyed.sort_unstable();
-        for (key, parent) in keyed {
-            tree.connect(parent, key as u32);
+        for k in key_order(&keys, 2) {
+            let (child, parent) = links[k as usize];
+            tree.connect(parent, child);
         }
     }
 }
@@ -158,6 +154,8 @@ fn sweep(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
 /// x, the staircase of maximal points, and the heap of candidate merges.
 struct Plane {
     width: u32,
+    /// The width as a divisor: a point's row without a division instruction.
+    by_width: Divisor,
     height: u32,
     points: Bits,
     largest: RowMax,
@@ -179,6 +177,7 @@ impl Plane {
         let width = grid.extent(0);
         let mut plane = Plane {
             width,
+            by_width: Divisor::new(width),
             height,
             points: Bits::new(width as usize * height as usize),
             largest: RowMax::new(height as usize),
@@ -232,7 +231,8 @@ impl Plane {
     }
 
     fn xy(&self, u: u32) -> (u32, u32) {
-        (u % self.width, u / self.width)
+        let y = self.by_width.div(u);
+        (u - y * self.width, y)
     }
 
     fn meet(&self, p: u32, q: u32) -> u32 {
