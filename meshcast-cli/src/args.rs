@@ -282,8 +282,14 @@ pub struct SweepArgs {
     /// every algorithm (every tree algorithm) that supports the topology.
     #[arg(long, short = 'a', value_name = "NAMES")]
     pub algos: String,
-    /// Destination counts: a comma list of counts and ranges FIRST:LAST[:STEP], e.g. 10:390:10.
-    #[arg(long, short = 'k', value_name = "LIST")]
+    // Its help is an attribute, not a doc comment, because rustdoc would read `[:STEP]` as a
+    // link.
+    #[arg(
+        long,
+        short = 'k',
+        value_name = "LIST",
+        help = "Destination counts: a comma list of counts and ranges FIRST:LAST[:STEP], e.g. 10:390:10"
+    )]
     pub k: String,
     /// Random multicasts per destination count.
     #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

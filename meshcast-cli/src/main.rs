@@ -86,9 +86,9 @@ fn parse() -> Result<Cli, String> {
     }
 }
 
-/// Clap's message without its usage and help pointer, on one line: "error: the following
-/// required arguments were not provided:\n  --load <LOAD>" becomes "the following required
-/// arguments were not provided: --load <LOAD>"; a tip follows after "; ".
+/// Clap's message without its usage and help pointer, on one line: `error: the following
+/// required arguments were not provided:\n  --load <LOAD>` becomes `the following required
+/// arguments were not provided: --load <LOAD>`; a tip follows after `; `.
 fn one_line(rendered: &str) -> String {
     let mut line = String::new();
     let lines = rendered
