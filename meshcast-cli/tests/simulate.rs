@@ -185,7 +185,7 @@ fn bad_input_is_one_line_and_exit_2() {
                 "--load",
                 "0.001",
             ][..],
-            "--topology mesh:8192x8192 with vcs/buffer/ports 2/4/1 (about 60.5 GB of simulator \
+            "--topology mesh:8192x8192 with vcs/buffer/ports 2/4/1 (about 55.7 GB of simulator \
              state) is not allowed: at most 8 GiB",
         ),
         (

@@ -107,8 +107,8 @@ fn channels(
 
 /// The most memory the simulator's arrays may take ([`state_bytes`]): a topology whose state
 /// would take more is refused before anything is allocated, instead of running out of memory
-/// (an 8192² mesh with the default router would need about 60 GB). The default router fits
-/// about 9 million nodes.
+/// (an 8192² mesh with the default router would need about 56 GB). The default router fits
+/// about 10 million nodes.
 pub const MAX_STATE_BYTES: u64 = 8 << 30;
 
 /// About how many bytes the arrays of a run on `shape` with `router` take before any message
@@ -274,7 +274,7 @@ pub fn run_plan(
     Ok(PlanRun {
         arrivals,
         completion,
-        flit_hops: sim.net.flit_hops,
+        flit_hops: sim.net.flits.hops,
     })
 }
 

@@ -23,7 +23,8 @@
 //! holds the flits of its owner only, so a worm's requests read nothing that another worm's
 //! moves change, and every request wins ([`super::switch`]). Such a cycle moves each worm's
 //! flits as soon as its requests are known, worm by worm, without the request list: the same
-//! moves in the same order. Within a worm the positions go from the tail to the head, so a
+//! moves in the same order, made by the one function that makes a switched cycle's granted
+//! moves (`Network::advance`). Within a worm the positions go from the tail to the head, so a
 //! position's move only fills the buffer the next position reads, which leaves that position's
 //! test as it was (its front flit stays, or the new front flit has the pipeline to spend).
 //! What a tail's departure frees (and the worms it wakes) waits until every worm has moved, as
@@ -84,6 +85,70 @@ struct Worm {
 }
 
 const _: () = assert!(std::mem::size_of::<Worm>() == 64);
+
+impl Worm {
+    /// The places the flit at the front of position `pos` (-1: the source) leaves and enters:
+    /// the next hop's buffer, or, from the last hop, the ejection channel.
+    #[inline(always)]
+    fn places(&mut self, pos: i32) -> (Leaves<'_>, Enters<'_>) {
+        let (behind, ahead) = self.hops.split_at_mut((pos + 1) as usize);
+        let leaves = match behind.last_mut() {
+            Some(hop) => Leaves::Hop(Place::of(hop)),
+            None => Leaves::Source(&mut self.unsent),
+        };
+        let enters = match ahead.first_mut() {
+            Some(hop) => Enters::Hop(Place::of(hop)),
+            None => Enters::Ejection(&mut self.ejected),
+        };
+        (leaves, enters)
+    }
+}
+
+/// The place a flit leaves: its worm's source (with the flits still there) or a hop.
+enum Leaves<'a> {
+    Source(&'a mut u32),
+    Hop(Place<'a>),
+}
+
+/// The place a flit enters: a hop, or the ejection channel (with the worm's flits ejected).
+enum Enters<'a> {
+    Hop(Place<'a>),
+    Ejection(&'a mut u32),
+}
+
+/// A hop a flit leaves or enters: its channel, virtual channel and worm's flits in the buffer,
+/// read when the move is named, before it writes any buffer (the compiler cannot tell a buffer
+/// from a hop, so it would read the hop again), and where that count of flits is kept.
+struct Place<'a> {
+    channel: u32,
+    vc: u32,
+    flits: u16,
+    count: &'a mut u16,
+}
+
+impl<'a> Place<'a> {
+    /// `hop`, read now.
+    #[inline(always)]
+    fn of(hop: &'a mut WormHop) -> Self {
+        Place {
+            channel: hop.channel,
+            vc: hop.vc,
+            flits: hop.flits,
+            count: &mut hop.flits,
+        }
+    }
+}
+
+/// The flits moved so far.
+#[derive(Debug, Default)]
+pub(crate) struct Flits {
+    /// Crossings of network channels (flit-hops), for utilisation.
+    pub hops: u64,
+    /// Flits ejected at worms' last nodes.
+    pub ejected: u64,
+    /// Flits that entered the network.
+    pub injected: u64,
+}
 
 /// The awake worms in the order they started (the worm order, with the sleeping worms left
 /// out), so that a cycle passes over no sleeping worm; a worm is put back in its place when it
@@ -164,12 +229,8 @@ pub(crate) struct Network {
     wake_channel: Vec<Vec<u32>>,
     /// Per node, the sleeping worms waiting for one of its ejection channels.
     wake_eject: Vec<Vec<u32>>,
-    /// Flit crossings of network channels (flit-hops), for utilisation.
-    pub flit_hops: u64,
-    /// Flits ejected at worms' last nodes.
-    pub flits_ejected: u64,
-    /// Flits that entered the network.
-    pub flits_injected: u64,
+    /// The flits moved so far, for utilisation and the conservation check.
+    pub flits: Flits,
     /// The nodes whose injection ports have freed since [`super::nodes::Nodes`] last looked.
     pub ports_freed: Vec<u32>,
     /// Worms whose tail was ejected this cycle: the worm list is pruned only when there are any.
@@ -218,9 +279,7 @@ impl Network {
             failed: Vec::new(),
             wake_channel: vec![Vec::new(); links as usize],
             wake_eject: vec![Vec::new(); nodes as usize],
-            flit_hops: 0,
-            flits_ejected: 0,
-            flits_injected: 0,
+            flits: Flits::default(),
             ports_freed: Vec::new(),
             ended: 0,
             direct: vcs == 1 && release == VcRelease::TailLeft,
@@ -491,13 +550,11 @@ impl Network {
                 output: hops[0].channel,
                 vc_local: 0,
                 in_local: self.channels.per_node + u32::from(w.inj_local),
-                from: NONE,
-                to: hops[0].vc,
             };
             switch.request(valid, r);
         }
         let from = w.tail.max(0) as usize;
-        let at = |pos: usize, output: u32, to: u32| {
+        let at = |pos: usize, output: u32| {
             let hop = &hops[pos];
             Request {
                 worm: id,
@@ -506,31 +563,30 @@ impl Network {
                 output,
                 vc_local: u32::from(hop.vc_local),
                 in_local: u32::from(hop.lane),
-                from: hop.vc,
-                to,
             }
         };
         for (pos, pair) in (from..).zip(hops[from..held].windows(2)) {
             let (hop, next) = (&pair[0], &pair[1]);
             let valid = bufs.ready(id, hop.vc, hop.flits, now) & bufs.room(next.vc);
-            switch.request(valid, at(pos, next.channel, next.vc));
+            switch.request(valid, at(pos, next.channel));
         }
         // At its last node the head leaves through its ejection channel, once it has one.
         debug_assert!(w.ej == NONE || (held == w.hops.len() && held > from));
         if w.ej != NONE {
             let hop = &hops[held - 1];
             let valid = bufs.ready(id, hop.vc, hop.flits, now);
-            switch.request(valid, at(held - 1, w.ej, NONE));
+            switch.request(valid, at(held - 1, w.ej));
         }
         switch.input_stage(first);
     }
 
     /// Awake worm `id`'s moves in a direct cycle, from its tail to its head: the flit at the
     /// front of each position it holds moves on if it is ready and its next buffer (or
-    /// ejection channel, once held) has room. Returns the flits moved.
+    /// ejection channel, once held) has room. The tails that leave are recorded, to be acted on
+    /// once every worm has moved. Returns the flits moved.
     #[inline]
     fn stream<const RING: bool>(&mut self, id: u32, now: u64, obs: &mut impl Observer) -> u32 {
-        let bufs = &mut self.bufs;
+        let (bufs, flits) = (&mut self.bufs, &mut self.flits);
         let w = &mut self.worms[id as usize];
         // Hops `0..held` are held: every position before the head faces a held buffer.
         let held = (w.head + 1) as usize;
@@ -542,15 +598,12 @@ impl Network {
             && held > 0
             && bufs.room(w.hops[0].vc)
         {
-            let first = &mut w.hops[0];
-            bufs.push::<RING>(first.vc, now);
-            first.flits += 1;
-            obs.on_flit(now, ChannelId(first.channel));
-            w.unsent -= 1;
-            self.flits_injected += 1;
-            self.flit_hops += 1;
             moved += 1;
-            if w.unsent == 0 {
+            let (leaves, enters) = (
+                Leaves::Source(&mut w.unsent),
+                Enters::Hop(Place::of(&mut w.hops[0])),
+            );
+            if Self::advance::<RING>(bufs, flits, leaves, enters, now, obs) {
                 self.tails.push((id, -1));
             }
         }
@@ -560,15 +613,14 @@ impl Network {
         for i in 1..body.len() {
             let (hop, next) = (body[i - 1], body[i]);
             if bufs.ready_alone(hop.vc, hop.flits, now) & bufs.room(next.vc) {
-                bufs.pop::<RING>(hop.vc);
-                bufs.push::<RING>(next.vc, now);
-                body[i - 1].flits -= 1;
-                body[i].flits += 1;
-                obs.on_flit(now, ChannelId(next.channel));
-                self.flit_hops += 1;
                 moved += 1;
+                let (behind, ahead) = body.split_at_mut(i);
+                let (leaves, enters) = (
+                    Leaves::Hop(Place::of(&mut behind[i - 1])),
+                    Enters::Hop(Place::of(&mut ahead[0])),
+                );
                 let pos = (from + i - 1) as i32;
-                if tail == pos && hop.flits == 1 {
+                if Self::advance::<RING>(bufs, flits, leaves, enters, now, obs) && tail == pos {
                     self.tails.push((id, pos));
                 }
             }
@@ -577,15 +629,16 @@ impl Network {
         debug_assert!(w.ej == NONE || (held == w.hops.len() && held > from));
         if w.ej != NONE {
             let pos = held - 1;
-            let hop = w.hops[pos];
+            let hop = &mut w.hops[pos];
             if bufs.ready_alone(hop.vc, hop.flits, now) {
-                bufs.pop::<RING>(hop.vc);
-                w.hops[pos].flits -= 1;
-                w.ejected += 1;
-                self.flits_ejected += 1;
                 moved += 1;
-                if tail == pos as i32 && hop.flits == 1 {
-                    self.tails.push((id, pos as i32));
+                let (leaves, enters) = (
+                    Leaves::Hop(Place::of(hop)),
+                    Enters::Ejection(&mut w.ejected),
+                );
+                let pos = pos as i32;
+                if Self::advance::<RING>(bufs, flits, leaves, enters, now, obs) && tail == pos {
+                    self.tails.push((id, pos));
                 }
             }
         }
@@ -593,7 +646,8 @@ impl Network {
     }
 
     /// Traversal: the flits of the `moved` granted requests move, with the buffers' ring of
-    /// arrival cycles if `RING` ([`Buffers::ring`]).
+    /// arrival cycles if `RING` ([`Buffers::ring`]), and each tail that leaves frees what it
+    /// held at once.
     #[inline]
     fn traverse<const RING: bool>(
         &mut self,
@@ -603,44 +657,56 @@ impl Network {
         obs: &mut impl Observer,
     ) {
         for i in 0..moved {
-            let r = self.switch.grant(i);
-            self.advance::<RING>(r, now, out, obs);
+            let Request { worm: id, pos, .. } = self.switch.grant(i);
+            let w = &mut self.worms[id as usize];
+            let (leaves, enters) = w.places(pos);
+            if Self::advance::<RING>(&mut self.bufs, &mut self.flits, leaves, enters, now, obs)
+                && w.tail == pos
+            {
+                self.tail_left(id, pos, out);
+            }
         }
     }
 
-    /// Move the flit of granted request `r` one position on.
-    #[inline]
+    /// A flit's move, the one both kinds of cycle make: the flit at the front of `leaves`
+    /// enters `enters`, counted in `flits` and told to `obs`. Returns whether `leaves` is now
+    /// empty, which is the tail leaving if `leaves` is the worm's tail position; the caller
+    /// frees what the tail held, at once in a switched cycle, after every worm has moved in a
+    /// direct one (module docs).
+    #[inline(always)]
     fn advance<const RING: bool>(
-        &mut self,
-        r: Request,
+        bufs: &mut Buffers,
+        flits: &mut Flits,
+        leaves: Leaves,
+        enters: Enters,
         now: u64,
-        out: &mut Vec<Arrival>,
         obs: &mut impl Observer,
-    ) {
-        let w = &mut self.worms[r.worm as usize];
-        let pos = r.pos;
-        let is_tail = if pos < 0 {
-            w.unsent -= 1;
-            self.flits_injected += 1;
-            w.unsent == 0
-        } else {
-            self.bufs.pop::<RING>(r.from);
-            let hop = &mut w.hops[pos as usize];
-            hop.flits -= 1;
-            w.tail == pos && hop.flits == 0
+    ) -> bool {
+        let emptied = match leaves {
+            Leaves::Source(unsent) => {
+                *unsent -= 1;
+                flits.injected += 1;
+                *unsent == 0
+            }
+            Leaves::Hop(hop) => {
+                bufs.pop::<RING>(hop.vc);
+                *hop.count -= 1;
+                hop.flits == 1
+            }
         };
-        if r.to == NONE {
-            w.ejected += 1;
-            self.flits_ejected += 1;
-        } else {
-            self.bufs.push::<RING>(r.to, now);
-            w.hops[(pos + 1) as usize].flits += 1;
-            self.flit_hops += 1;
-            obs.on_flit(now, ChannelId(r.output));
+        match enters {
+            Enters::Hop(hop) => {
+                bufs.push::<RING>(hop.vc, now);
+                *hop.count += 1;
+                flits.hops += 1;
+                obs.on_flit(now, ChannelId(hop.channel));
+            }
+            Enters::Ejection(ejected) => {
+                *ejected += 1;
+                flits.ejected += 1;
+            }
         }
-        if is_tail {
-            self.tail_left(r.worm, pos, out);
-        }
+        emptied
     }
 
     /// Worm `id`'s tail flit has just left position `pos`: the worm gives up what it held there
@@ -730,7 +796,7 @@ impl Network {
                 "{buffered} flits buffered but active worms hold {held}"
             ));
         }
-        let in_flight = self.flits_injected - self.flits_ejected;
+        let in_flight = self.flits.injected - self.flits.ejected;
         if in_flight != held {
             return Err(format!(
                 "{in_flight} flits injected and not ejected, {held} buffered"

@@ -29,10 +29,6 @@ pub(crate) struct Request {
     pub vc_local: u32,
     /// Input port index within its router (round-robin key at the output).
     pub in_local: u32,
-    /// The virtual channel the flit leaves (`NONE` at the source) and the one it enters (`NONE`
-    /// when it is ejected), so that moving it reads no worm.
-    pub from: u32,
-    pub to: u32,
 }
 
 /// Round-robin pointers and this cycle's requests, for every input and output port (network

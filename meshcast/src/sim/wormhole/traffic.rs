@@ -733,7 +733,7 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
         }
         offered += generated;
         if now == m.warmup {
-            flit_hops[0] = sim.net.flit_hops;
+            flit_hops[0] = sim.net.flits.hops;
         }
         now += 1;
         let live = sim.nodes.live();
@@ -758,7 +758,7 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
                 }
                 if tallies.converged(&m) || now >= last_stop {
                     stop = Some(now);
-                    flit_hops[1] = sim.net.flit_hops;
+                    flit_hops[1] = sim.net.flits.hops;
                 }
             }
             Some(s) if tallies.complete == tallies.generated || now >= s + m.drain => break,
@@ -768,9 +768,9 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
             if stop.is_none() {
                 stop = Some(now);
                 if now <= m.warmup {
-                    flit_hops[0] = sim.net.flit_hops;
+                    flit_hops[0] = sim.net.flits.hops;
                 }
-                flit_hops[1] = sim.net.flit_hops;
+                flit_hops[1] = sim.net.flits.hops;
             }
             break;
         }
@@ -803,7 +803,7 @@ pub fn simulate_observed(setup: &Setup, obs: &mut impl Observer) -> Result<Repor
         batches: tallies.batch_means.len() as u32,
         saturated: early.or_else(|| tallies.saturation(&m)),
         cycles: now,
-        flit_hops: sim.net.flit_hops,
+        flit_hops: sim.net.flits.hops,
     })
 }
 
