@@ -17,10 +17,11 @@
 //! insertion order, with parent links between insertion numbers; pruning is one backward pass
 //! over them, which turns each kept node into a link of its parent's child list in port order;
 //! the plan is listed from those lists by ports, without coordinates; and coordinates, where the
-//! growth needs them, come from multiplications by precomputed inverses, not divisions. Memory: 4 bytes (the insertion number) and one bit (the
-//! membership) per node of the largest topology a thread has routed on, plus 8 bytes per tree
-//! node of its largest plan; kept until the thread ends, except that forests of 2²⁵ places or
-//! more give the 4 bytes back before the plan is listed and the 8 after.
+//! growth needs them, come from multiplications by precomputed inverses, not divisions. Memory:
+//! 4 bytes (the insertion number) and one bit (the membership) per node of the largest topology
+//! a thread has routed on, plus 8 bytes per tree node of its largest plan; kept until the thread
+//! ends, except that forests of 2²⁵ places or more give the 4 bytes back before the plan is
+//! listed and the 8 after.
 //!
 //! Public: what a tree algorithm needs to grow its tree, in this crate or another —
 //! [`Grid`] (local ids and coordinates), [`LocalTree`] (membership and the ways to grow) and
@@ -498,8 +499,8 @@ impl LocalTree<'_> {
         debug_assert!(self.contains(from));
         // The route walked backwards from `to` up to the first tree node met — the last one on
         // it, `from` at the latest — so that only the new branch is walked; each leg of it kept
-        // as its steps, the id change of one and its port (see [`port`]: up dimension `d` is
-        // `2d`, down `2d + 1`).
+        // as where it ends, the id change of a step and its port (see [`port`]: up dimension
+        // `d` is `2d`, down `2d + 1`).
         let mut legs = std::mem::take(&mut self.legs);
         legs.clear();
         let mut at = to;

@@ -368,7 +368,7 @@ fn list(
 ) -> (Vec<u32>, u32) {
     let mut to = Vec::with_capacity(links);
     let mut waiting = Waiting::default();
-    waiting.push(Waiting::origin(forest, zones, 0));
+    waiting.push(Wait::origin(forest, zones, 0));
     let mut source_sends = None;
     while let Some(Wait { id, first, zone }) = waiting.pop() {
         let zi = zone & !ORIGIN;
@@ -376,7 +376,7 @@ fn list(
         let before = waiting.nodes.len();
         if zone & ORIGIN != 0 {
             for &h in &z.hops {
-                waiting.push(Waiting::origin(forest, zones, h));
+                waiting.push(Wait::origin(forest, zones, h));
             }
         }
         if first != NO_LINK {
@@ -453,8 +453,8 @@ struct Wait {
 /// The flag of a zone origin's zone index in [`Wait`]: its hops to other zones are listed.
 const ORIGIN: u32 = 1 << 31;
 
-impl Waiting {
-    /// The entry of zone `zi`'s origin.
+impl Wait {
+    /// Zone `zi`'s origin.
     fn origin(forest: &Forest, zones: &[PlanZone], zi: u32) -> Wait {
         let z = &zones[zi as usize];
         Wait {
@@ -463,7 +463,9 @@ impl Waiting {
             zone: zi | ORIGIN,
         }
     }
+}
 
+impl Waiting {
     fn push(&mut self, wait: Wait) {
         self.nodes.push(wait);
     }
