@@ -4,8 +4,9 @@
 //! Paper: Harutyunyan & Liu (2003), as reviewed in seed 001 §3.2.1.1 (Figure 3.2.1.1) and
 //! seed 000 §2.2.1. Shortest paths by construction.
 //!
-//! Complexity: O(|T| · n) for a tree of |T| nodes — each route is walked backwards from its
-//! destination only until it meets the tree (the paper's O(KD) walks every route in full).
+//! Complexity: O(|T| + K · n) for a tree of |T| nodes — each route is `LocalTree::connect`'s
+//! from the origin, walked backwards from its destination only until it meets the tree (the
+//! paper's O(KD) walks every route in full).
 //!
 //! Choices: n-D by dimension order. Transmission priority at a branching node: lower dimension
 //! first — seed 001 reports 13 hops for Example 1, which is what this order gives (seed 000
@@ -28,31 +29,10 @@ pub struct Vh;
 
 impl ZoneAlgorithm for Vh {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
-        let rank = tree.grid.rank();
-        let (mut c, mut to) = (vec![0; rank], vec![0; rank]);
+        // Each destination's route from the origin is the dimension-ordered one, and `connect`
+        // walks it back only to the first tree node met.
         for &u in dests {
-            tree.grid.coords_into(u, &mut to);
-            c.copy_from_slice(&to);
-            // Walk back along the dimension-ordered route to the first tree node met: the
-            // predecessor of a node lowers its highest non-zero coordinate.
-            let mut d = rank - 1;
-            let mut w = u;
-            while !tree.contains(w) {
-                while c[d] == 0 {
-                    d -= 1;
-                }
-                c[d] -= 1;
-                w -= tree.grid.stride(d);
-            }
-            // Then forward from there, without a list of the nodes walked: the route raises
-            // dimension `d` to `u`'s coordinate, then each dimension after it.
-            for d in d..rank {
-                let s = tree.grid.stride(d);
-                for _ in c[d]..to[d] {
-                    tree.attach_up(w + s, w, d);
-                    w += s;
-                }
-            }
+            tree.connect(0, u);
         }
     }
 }
