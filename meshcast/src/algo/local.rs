@@ -131,6 +131,17 @@ impl Grid {
         self.stride[d]
     }
 
+    /// Whether the step from node `i` through `port` (`2d` up dimension `d`, `2d + 1` down)
+    /// stays inside the grid.
+    fn steps_inside(&self, i: u32, port: usize) -> bool {
+        let (d, c) = (port / 2, self.coord(i, port / 2));
+        if port % 2 == 0 {
+            c + 1 < self.ext[d]
+        } else {
+            c > 0
+        }
+    }
+
     /// Distance from the origin (the local source): the sum of the coordinates.
     pub(crate) fn norm(&self, i: u32) -> u32 {
         (0..self.rank()).map(|d| self.coord(i, d)).sum()
@@ -450,22 +461,16 @@ impl LocalTree<'_> {
     /// `child`). A child that is no neighbour of its parent is not a link: the plan leaves it
     /// out, and the validator then reports the destinations it cut off.
     pub fn attach(&mut self, child: u32, parent: u32) {
-        let port = port(&self.grid, child.wrapping_sub(parent)).filter(|&p| {
-            // The id difference of a step, but past the grid's edge?
-            let (d, c) = (p / 2, self.grid.coord(parent, p / 2));
-            if p % 2 == 0 {
-                c + 1 < self.grid.ext[d]
-            } else {
-                c > 0
-            }
-        });
+        // The id difference of a step may still cross the grid's edge.
+        let port = port(&self.grid, child.wrapping_sub(parent))
+            .filter(|&p| self.grid.steps_inside(parent, p));
         self.add(child, parent, port);
     }
 
     /// [`LocalTree::attach`] `child` one step up dimension `d` from `parent`, whose port is
     /// known: `2d` (see [`port`]).
     pub(crate) fn attach_up(&mut self, child: u32, parent: u32, d: usize) {
-        debug_assert!(self.grid.coord(parent, d) + 1 < self.grid.ext[d]);
+        debug_assert!(self.grid.steps_inside(parent, 2 * d));
         self.add(child, parent, Some(2 * d));
     }
 
