@@ -660,6 +660,8 @@ impl LocalTree<'_> {
     /// come after their parents in insertion order, so one backward pass over the node list
     /// decides every node, links it into its parent's list in port order and clears its
     /// membership bit. Returns the number of edges left.
+    // Not inlined: see `reduce::lift`.
+    #[inline(never)]
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
         for &u in dests {
             if self.contains(u) {
