@@ -37,14 +37,16 @@
 //! worms that took it in turn (at most `B + 1` of them, each but the newest with a flit in it),
 //! kept in a small queue per virtual channel, and only the worm at the front may move flits out.
 //!
-//! **Sleeping worms.** A worm whose header failed to get a virtual channel (or an ejection
-//! channel) and whose other flits are packed up behind it (each buffer empty or its next one
-//! full) can do nothing until a channel it waits for frees: its buffers belong to it alone, so
-//! nothing else changes them. Such a worm *sleeps*: both phases skip it, and it is put on the
-//! wake-up list of the channel (or of the node's ejection channels) it waits for; freeing any
-//! virtual channel of that channel wakes the list. It keeps its place in the worm order, so the
-//! allocation order, hence every result, is the same as when every blocked worm is re-examined
-//! every cycle (test `engine_reports_are_pinned`).
+//! **Parked and sleeping worms.** A worm whose header failed to get a virtual channel (or an
+//! ejection channel) cannot get one before a virtual channel of that channel (an ejection
+//! channel of that node) frees. It is *parked*: put on the wake-up list of that channel (or of
+//! the node's ejection channels), which freeing any of them wakes, and its header does not try
+//! again until then, while its other flits go on moving. Once they are packed up behind the
+//! header (each buffer empty or its next one full) the worm can do nothing until it is woken: its
+//! buffers belong to it alone, so nothing else changes them. Such a worm *sleeps*: both phases
+//! skip it. A woken worm keeps its place in the worm order, so the allocation order, hence every
+//! result, is the same as when every blocked worm is re-examined every cycle (test
+//! `engine_reports_are_pinned`).
 
 use crate::topology::Node;
 
@@ -82,6 +84,9 @@ struct Worm {
     tail: i32,
     /// Flits ejected at the last node.
     ejected: u32,
+    /// Its header failed to get what it wants next: the worm is on the wake-up list of that
+    /// channel (or of the node's ejection channels) and does not try again until it frees.
+    parked: bool,
 }
 
 const _: () = assert!(std::mem::size_of::<Worm>() == 64);
@@ -223,11 +228,11 @@ pub(crate) struct Network {
     free_worms: Vec<u32>,
     active: Vec<u32>,
     awake: Awake,
-    /// Worms whose header failed allocation this cycle: candidates to sleep.
-    failed: Vec<u32>,
-    /// Per channel, the sleeping worms waiting for one of its virtual channels.
+    /// Awake worms whose header is parked ([`Worm`]): candidates to sleep.
+    parked: Vec<u32>,
+    /// Per channel, the parked worms (asleep or not) waiting for one of its virtual channels.
     wake_channel: Vec<Vec<u32>>,
-    /// Per node, the sleeping worms waiting for one of its ejection channels.
+    /// Per node, the parked worms (asleep or not) waiting for one of its ejection channels.
     wake_eject: Vec<Vec<u32>>,
     /// The flits moved so far, for utilisation and the conservation check.
     pub flits: Flits,
@@ -276,7 +281,7 @@ impl Network {
             free_worms: Vec::new(),
             active: Vec::new(),
             awake: Awake::default(),
-            failed: Vec::new(),
+            parked: Vec::new(),
             wake_channel: vec![Vec::new(); links as usize],
             wake_eject: vec![Vec::new(); nodes as usize],
             flits: Flits::default(),
@@ -331,6 +336,7 @@ impl Network {
         w.head = -1;
         w.tail = -1;
         w.ejected = 0;
+        w.parked = false;
         self.inj_owner[port as usize] = id;
         self.active.push(id);
         self.awake.start(id);
@@ -418,14 +424,14 @@ impl Network {
     #[inline(always)]
     fn allocate(&mut self, id: u32, now: u64) {
         let w = &self.worms[id as usize];
-        if w.ej != NONE || !self.ready_at(id, w, w.head, now) {
+        if w.ej != NONE || w.parked || !self.ready_at(id, w, w.head, now) {
             return;
         }
         self.take_next(id);
     }
 
     /// Worm `id`'s ready header takes the next hop's lowest free virtual channel of its class
-    /// (or an ejection channel), or is put among the failed.
+    /// (or an ejection channel), or is parked.
     fn take_next(&mut self, id: u32) {
         let w = &self.worms[id as usize];
         let last = w.hops.len() as i32 - 1;
@@ -435,7 +441,7 @@ impl Network {
                     self.ej_owner[p as usize] = id;
                     self.worms[id as usize].ej = self.links + p;
                 }
-                None => self.failed.push(id),
+                None => self.park(id),
             }
             return;
         }
@@ -449,8 +455,24 @@ impl Network {
                 hop.vc_local = (vc - hop.channel * self.vcs) as u8;
                 w.head = next as i32;
             }
-            None => self.failed.push(id),
+            None => self.park(id),
         }
+    }
+
+    /// Worm `id`'s ready header found nothing free: the worm waits on the wake-up list of the
+    /// channel it wants (or of its last node's ejection channels), which is woken whenever one
+    /// of them frees, and tries again only then — until then it would fail every cycle.
+    fn park(&mut self, id: u32) {
+        self.worms[id as usize].parked = true;
+        let w = &self.worms[id as usize];
+        if w.head == w.hops.len() as i32 - 1 {
+            let node = self.last_node(w) as usize;
+            self.wake_eject[node].push(id);
+        } else {
+            let channel = w.hops[(w.head + 1) as usize].channel as usize;
+            self.wake_channel[channel].push(id);
+        }
+        self.parked.push(id);
     }
 
     /// The lowest free ejection port at worm `w`'s last node.
@@ -472,33 +494,24 @@ impl Network {
         self.channels.head[w.hops[w.hops.len() - 1].channel as usize]
     }
 
-    /// Put to sleep the worms that failed allocation this cycle, are packed up behind their
-    /// header, and still find nothing free (a channel freed during this cycle's traversal lets
-    /// the worm try again next cycle).
+    /// Put to sleep the parked worms that are packed up behind their header: nothing of theirs
+    /// can move until what they wait for frees, which wakes them. Parked worms woken this cycle
+    /// leave the candidates.
     #[inline]
     fn sleep(&mut self) {
-        for i in 0..self.failed.len() {
-            let id = self.failed[i];
+        let mut parked = std::mem::take(&mut self.parked);
+        parked.retain(|&id| {
             let w = &self.worms[id as usize];
-            let at_last = w.head == w.hops.len() as i32 - 1;
-            let still_blocked = if at_last {
-                self.free_ejection(w).is_none()
-            } else {
-                self.free_vc(w).is_none()
-            };
-            if !still_blocked || !self.packed(id, w) {
-                continue;
+            if !w.parked {
+                return false;
             }
-            if at_last {
-                let node = self.last_node(w) as usize;
-                self.wake_eject[node].push(id);
-            } else {
-                let channel = w.hops[(w.head + 1) as usize].channel as usize;
-                self.wake_channel[channel].push(id);
+            if !self.packed(id, w) {
+                return true;
             }
             self.awake.remove(id);
-        }
-        self.failed.clear();
+            false
+        });
+        self.parked = parked;
     }
 
     /// Whether no flit of worm `id` (`w`) behind its header's buffer can move until a channel
@@ -520,9 +533,10 @@ impl Network {
         })
     }
 
-    /// Wake every worm sleeping on `list`.
-    fn wake(awake: &mut Awake, list: &mut Vec<u32>) {
+    /// Wake every worm waiting on `list`, parked or asleep: each tries again next cycle.
+    fn wake(awake: &mut Awake, worms: &mut [Worm], list: &mut Vec<u32>) {
         for id in list.drain(..) {
+            worms[id as usize].parked = false;
             awake.insert(id);
         }
     }
@@ -720,6 +734,7 @@ impl Network {
             self.bufs.vc[next.vc as usize].owner = NONE;
             Self::wake(
                 &mut self.awake,
+                &mut self.worms,
                 &mut self.wake_channel[next.channel as usize],
             );
         }
@@ -745,6 +760,7 @@ impl Network {
         }
         Self::wake(
             &mut self.awake,
+            &mut self.worms,
             &mut self.wake_channel[hop.channel as usize],
         );
         let w = &mut self.worms[id as usize];
@@ -759,6 +775,7 @@ impl Network {
         self.ended += 1;
         Self::wake(
             &mut self.awake,
+            &mut self.worms,
             &mut self.wake_eject[(port / self.ports) as usize],
         );
     }
