@@ -365,6 +365,11 @@ fn check(setup: &Setup) -> Result<(), WormholeError> {
         return bad("max_backlog", "0".into(), "at least 1 message per node");
     }
     let measured = m.max_cycles - m.warmup - m.drain;
+    // The refusal writes the bound out, as the CLI's `--batch` help does.
+    const _: () = assert!(
+        MAX_BATCHES == 1_000_000,
+        "the --batch messages name the bound"
+    );
     if measured / m.batch > MAX_BATCHES {
         return bad(
             "batch",
