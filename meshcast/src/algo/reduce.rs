@@ -237,7 +237,7 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
     // The phases — growing and pruning (`grow_zones`, `LocalTree::prune`), listing (`list`) and
     // the senders (`senders`) — are compiled each on its own (`#[inline(never)]`): inlined into
     // one function, their loops' values no longer fit the registers and are kept on the stack
-    // (3% more instructions, and up to 9% more time at 1024², docs/PERFORMANCE.md).
+    // (VH at 1024²: 1.5–3% more instructions; docs/PERFORMANCE.md, "Sixth round").
     let (source, dests) = (request.source(), request.destinations());
     let zones = Zones::new(request.shape(), source);
     let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
