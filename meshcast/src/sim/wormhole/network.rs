@@ -226,6 +226,8 @@ pub(crate) struct Network {
     switch: Switch,
     worms: Vec<Worm>,
     free_worms: Vec<u32>,
+    /// The worms in the network, in the order they started (their start numbers in
+    /// [`Awake::order`]).
     active: Vec<u32>,
     awake: Awake,
     /// Awake worms whose header is parked ([`Worm`]): candidates to sleep.
@@ -238,8 +240,6 @@ pub(crate) struct Network {
     pub flits: Flits,
     /// The nodes whose injection ports have freed since [`super::nodes::Nodes`] last looked.
     pub ports_freed: Vec<u32>,
-    /// Worms whose tail was ejected this cycle: the worm list is pruned only when there are any.
-    ended: u32,
     /// Whether cycles are direct (module docs): one virtual channel per port, released when the
     /// tail leaves.
     direct: bool,
@@ -286,7 +286,6 @@ impl Network {
             wake_eject: vec![Vec::new(); nodes as usize],
             flits: Flits::default(),
             ports_freed: Vec::new(),
-            ended: 0,
             direct: vcs == 1 && release == VcRelease::TailLeft,
             tails: Vec::new(),
         }
@@ -346,17 +345,16 @@ impl Network {
     /// Play one cycle `now`; arrivals are appended to `out`, and every flit crossing a network
     /// channel is told to `obs`. Returns the flits moved.
     pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
+        let ejected = self.flits.ejected;
         let moved = match (self.direct, self.bufs.ring()) {
             (false, _) => self.switched(now, out, obs),
             (true, true) => self.streamed::<true>(now, out, obs),
             (true, false) => self.streamed::<false>(now, out, obs),
         };
+        // Every flit moved that was not ejected entered a network channel: counted here, once a
+        // cycle, rather than by each move.
+        self.flits.hops += u64::from(moved) - (self.flits.ejected - ejected);
         self.sleep();
-        if self.ended > 0 {
-            self.ended = 0;
-            self.active
-                .retain(|&id| self.worms[id as usize].ejected < self.length);
-        }
         moved
     }
 
@@ -683,10 +681,11 @@ impl Network {
     }
 
     /// A flit's move, the one both kinds of cycle make: the flit at the front of `leaves`
-    /// enters `enters`, counted in `flits` and told to `obs`. Returns whether `leaves` is now
-    /// empty, which is the tail leaving if `leaves` is the worm's tail position; the caller
-    /// frees what the tail held, at once in a switched cycle, after every worm has moved in a
-    /// direct one (module docs).
+    /// enters `enters`, counted in `flits` (injected or ejected; the flits that cross a network
+    /// channel are counted once a cycle, by [`Network::step`]) and told to `obs`. Returns
+    /// whether `leaves` is now empty, which is the tail leaving if `leaves` is the worm's tail
+    /// position; the caller frees what the tail held, at once in a switched cycle, after every
+    /// worm has moved in a direct one (module docs).
     #[inline(always)]
     fn advance<const RING: bool>(
         bufs: &mut Buffers,
@@ -712,7 +711,6 @@ impl Network {
             Enters::Hop(hop) => {
                 bufs.push::<RING>(hop.vc, now);
                 *hop.count += 1;
-                flits.hops += 1;
                 obs.on_flit(now, ChannelId(hop.channel));
             }
             Enters::Ejection(ejected) => {
@@ -772,7 +770,16 @@ impl Network {
         self.ej_owner[port as usize] = NONE;
         self.free_worms.push(id);
         self.awake.remove(id);
-        self.ended += 1;
+        // The worm list is in start order: the worm is found by its start number, not by a pass
+        // over every worm's record.
+        let order = &self.awake.order;
+        let key = order[id as usize];
+        if let Ok(at) = self
+            .active
+            .binary_search_by_key(&key, |&a| order[a as usize])
+        {
+            self.active.remove(at);
+        }
         Self::wake(
             &mut self.awake,
             &mut self.worms,
