@@ -76,6 +76,23 @@ pub(crate) struct WormHop {
 }
 
 const _: () = assert!(std::mem::size_of::<WormHop>() == 16);
+
+impl WormHop {
+    /// A hop of a route being built, over `channel` (`lane` among its node's), dropping a copy
+    /// there if `drop`: no virtual channel held and no flit in it yet, and its class's virtual
+    /// channels still to be assigned (`Channels::assign`).
+    fn unheld(channel: u32, lane: u8, drop: bool) -> WormHop {
+        WormHop {
+            channel,
+            lane,
+            vcs: VcRange { lo: 0, n: 0 },
+            drop,
+            vc: NONE,
+            vc_local: 0,
+            flits: 0,
+        }
+    }
+}
 const _: () = assert!(2 * crate::topology::MAX_DIMS <= u8::MAX as usize);
 
 /// The channels of a shape and the split of virtual channels between the route classes.
@@ -195,15 +212,11 @@ impl Channels {
         let mut at = from;
         for hop in hops {
             let channel = self.channel(at, hop.node()) as u32;
-            out.push(WormHop {
+            out.push(WormHop::unheld(
                 channel,
-                lane: (channel % self.per_node) as u8,
-                vcs: VcRange { lo: 0, n: 0 },
-                drop: hop.drop(),
-                vc: NONE,
-                vc_local: 0,
-                flits: 0,
-            });
+                (channel % self.per_node) as u8,
+                hop.drop(),
+            ));
             at = hop.node();
         }
         let class = self
@@ -266,15 +279,7 @@ impl Channels {
         let mut c = a;
         for _ in 0..steps {
             let channel = *at * self.per_node + lane;
-            out.push(WormHop {
-                channel,
-                lane: lane as u8,
-                vcs: VcRange { lo: 0, n: 0 },
-                drop: false,
-                vc: NONE,
-                vc_local: 0,
-                flits: 0,
-            });
+            out.push(WormHop::unheld(channel, lane as u8, false));
             // One hop, through the wraparound link from the last coordinate or the first.
             (*at, c) = match (plus, c) {
                 (true, c) if c + 1 < k => (*at + stride, c + 1),
