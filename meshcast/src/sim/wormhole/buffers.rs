@@ -7,14 +7,22 @@
 //! reads one record per buffer. With a one-cycle pipeline there is no ring: every buffered flit
 //! is ready from the cycle after it arrived, which is the earliest cycle it is asked about. The
 //! moves are compiled for either case (`RING`), so neither tests the pipeline per flit.
+//!
+//! The count, the front flit's ring slot and its ready cycle (a [`Fifo`]) are kept in the virtual
+//! channel's record ([`Vc`]) when worms share buffers or pass through the switch allocator. In a
+//! direct cycle ([`super::network`]) a buffer holds its owner's flits only, and they are kept in
+//! the owner's hop ([`WormHop`]) instead: a worm's moves then read and write its own hops and
+//! the ring, and the record keeps only the owner.
 
+use super::channels::WormHop;
 use super::config::VcRelease;
 use super::network::NONE;
 use super::switch::after;
 
 /// One virtual-channel buffer's hot state: its owner and its flits, stored as a count and a ring
-/// of arrival cycles (in [`Buffers::ring`]), with the cycle the front flit may leave kept here.
-/// 16 bytes (counts and slots are below `B + 1` ≤ 1025), so a quarter of a cache line.
+/// of arrival cycles (in [`Ring`]), with the cycle the front flit may leave kept here (unused in a
+/// direct cycle, whose buffers' flits are kept in their owners' hops). 16 bytes (counts and
+/// slots are below `B + 1` ≤ 1025), so a quarter of a cache line.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Vc {
     /// The cycle the front flit has spent the pipeline in the router (valid while `count > 0`).
@@ -27,6 +35,80 @@ pub(crate) struct Vc {
 }
 
 const _: () = assert!(std::mem::size_of::<Vc>() == 16);
+
+impl Vc {
+    fn fifo(&mut self) -> Fifo<'_> {
+        Fifo {
+            count: &mut self.count,
+            front: &mut self.front,
+            ready: &mut self.ready,
+        }
+    }
+}
+
+/// Where a buffer's flits are kept, in its record or in its owner's hop (module docs): their
+/// count, the ring slot of the front flit, and the cycle it may leave (valid while `count > 0`).
+pub(crate) struct Fifo<'a> {
+    pub count: &'a mut u16,
+    pub front: &'a mut u16,
+    pub ready: &'a mut u64,
+}
+
+impl WormHop {
+    /// The buffer's flits of the virtual channel held, in a direct cycle.
+    pub fn fifo(&mut self) -> Fifo<'_> {
+        Fifo {
+            count: &mut self.flits,
+            front: &mut self.front,
+            ready: &mut self.ready,
+        }
+    }
+}
+
+/// The arrival cycles of every buffer's flits, `R` slots from `vc · R`, `R` the power of two
+/// from `B` on (so that a slot wraps by a mask: a test would be a branch often mispredicted);
+/// empty with a one-cycle pipeline ([`Ring::pop`], [`Buffers::has_ring`]).
+pub(crate) struct Ring {
+    slots: Vec<u64>,
+    /// `R − 1`.
+    mask: u32,
+    pipeline: u64,
+}
+
+impl Ring {
+    /// The front flit of `vc`'s buffer, kept in `fifo`, leaves; the next one's ready cycle comes
+    /// from the ring. Returns whether the buffer is now empty.
+    ///
+    /// Without the ring (`RING` false, a one-cycle pipeline) the ready cycle is left as it was,
+    /// the departing flit's (no later than this cycle): the next flit arrived by this cycle, so
+    /// its own is no later than the next cycle, the first at which it is tested, and either
+    /// passes every test.
+    #[inline(always)]
+    pub fn pop<const RING: bool>(&self, vc: u32, fifo: Fifo<'_>) -> bool {
+        let r = self.mask as usize + 1;
+        *fifo.front = ((u32::from(*fifo.front) + 1) & self.mask) as u16;
+        *fifo.count -= 1;
+        if RING && *fifo.count > 0 {
+            *fifo.ready = self.slots[vc as usize * r + *fifo.front as usize] + self.pipeline;
+        }
+        *fifo.count == 0
+    }
+
+    /// A flit enters `vc`'s buffer, kept in `fifo`, at `now` (its arrival kept in the ring if
+    /// `RING`).
+    #[inline(always)]
+    pub fn push<const RING: bool>(&mut self, vc: u32, fifo: Fifo<'_>, now: u64) {
+        let r = self.mask as usize + 1;
+        let slot = (u32::from(*fifo.front) + u32::from(*fifo.count)) & self.mask;
+        if RING {
+            self.slots[vc as usize * r + slot as usize] = now;
+        }
+        if *fifo.count == 0 {
+            *fifo.ready = now + self.pipeline;
+        }
+        *fifo.count += 1;
+    }
+}
 
 /// The worms with flits (or, the newest, a header to come) in a buffer, oldest first: `queued`
 /// of them from slot `first` of its `B + 1` slots in [`Buffers::queue`]. With
@@ -41,15 +123,9 @@ struct Queue {
 pub(crate) struct Buffers {
     /// `B`, flits per buffer.
     pub size: u32,
-    pipeline: u64,
     release: VcRelease,
     pub vc: Vec<Vc>,
-    /// The arrival cycles of each buffer's flits, `R` slots from `vc · R`, `R` the power of two
-    /// from `B` on (so that a slot wraps by a mask: a test would be a branch often mispredicted);
-    /// empty with a one-cycle pipeline ([`Buffers::pop`], [`Buffers::ring`]).
-    ring: Vec<u64>,
-    /// `R − 1`.
-    mask: u32,
+    pub ring: Ring,
     queues: Vec<Queue>,
     /// The worms queued in each buffer, `B + 1` slots from `vc · (B + 1)`.
     queue: Vec<u32>,
@@ -66,15 +142,17 @@ impl Buffers {
         };
         Buffers {
             size,
-            pipeline: u64::from(pipeline),
             release,
             vc: vec![free; count],
-            ring: if pipeline > 1 {
-                vec![0; count * size.next_power_of_two() as usize]
-            } else {
-                Vec::new()
+            ring: Ring {
+                slots: if pipeline > 1 {
+                    vec![0; count * size.next_power_of_two() as usize]
+                } else {
+                    Vec::new()
+                },
+                mask: size.next_power_of_two() - 1,
+                pipeline: u64::from(pipeline),
             },
-            mask: size.next_power_of_two() - 1,
             queues: vec![Queue::default(); count],
             queue: vec![NONE; count * (size as usize + 1)],
         }
@@ -85,32 +163,32 @@ impl Buffers {
     /// made, without a branch between them).
     #[inline]
     pub fn ready(&self, id: u32, vc: u32, flits: u16, now: u64) -> bool {
-        self.ready_alone(vc, flits, now)
+        front_ready(flits, self.vc[vc as usize].ready, now)
             & (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
-    }
-
-    /// [`Buffers::ready`] for a buffer that holds the flits of one worm only.
-    #[inline]
-    pub fn ready_alone(&self, vc: u32, flits: u16, now: u64) -> bool {
-        (flits > 0) & (self.vc[vc as usize].ready <= now)
     }
 
     /// Whether held virtual channel `vc` has room for a flit.
     #[inline]
     pub fn room(&self, vc: u32) -> bool {
-        u32::from(self.vc[vc as usize].count) < self.size
+        self.room_for(self.vc[vc as usize].count)
     }
 
-    /// Whether the buffers keep the ring of arrival cycles: the `RING` that [`Buffers::pop`] and
-    /// [`Buffers::push`] are to be called with.
-    pub fn ring(&self) -> bool {
-        self.pipeline > 1
+    /// Whether a buffer holding `count` flits has room for one more.
+    #[inline(always)]
+    pub fn room_for(&self, count: u16) -> bool {
+        u32::from(count) < self.size
+    }
+
+    /// Whether the buffers keep the ring of arrival cycles: the `RING` that the moves are to be
+    /// compiled with.
+    pub fn has_ring(&self) -> bool {
+        self.ring.pipeline > 1
     }
 
     /// Whether a flit generated at the source at `ready` has spent the pipeline at `now`.
     #[inline]
     pub fn source_ready(&self, ready: u64, now: u64) -> bool {
-        now >= ready + self.pipeline
+        now >= ready + self.ring.pipeline
     }
 
     /// Slot `k` of virtual channel `vc`'s worm queue, counted from its oldest worm.
@@ -151,37 +229,22 @@ impl Buffers {
         (0..queued).any(|k| self.queue[self.queue_slot(vc, k)] == id)
     }
 
-    /// The front flit leaves buffer `vc`; the next one's ready cycle comes from the ring.
-    ///
-    /// Without the ring (`RING` false, a one-cycle pipeline) the ready cycle is left as it was,
-    /// the departing flit's (no later than this cycle): the next flit arrived by this cycle, so
-    /// its own is no later than the next cycle, the first at which it is tested, and either
-    /// passes every test.
+    /// The front flit leaves buffer `vc`, whose flits its record keeps ([`Ring::pop`]).
     #[inline]
     pub fn pop<const RING: bool>(&mut self, vc: u32) {
-        let r = self.mask as usize + 1;
-        let i = vc as usize;
-        let v = &mut self.vc[i];
-        v.front = ((u32::from(v.front) + 1) & self.mask) as u16;
-        v.count -= 1;
-        if RING && v.count > 0 {
-            v.ready = self.ring[i * r + v.front as usize] + self.pipeline;
-        }
+        self.ring.pop::<RING>(vc, self.vc[vc as usize].fifo());
     }
 
-    /// A flit enters buffer `vc` at `now` (its arrival kept in the ring if `RING`).
+    /// A flit enters buffer `vc`, whose flits its record keeps, at `now` ([`Ring::push`]).
     #[inline]
     pub fn push<const RING: bool>(&mut self, vc: u32, now: u64) {
-        let r = self.mask as usize + 1;
-        let i = vc as usize;
-        let v = &mut self.vc[i];
-        let slot = (u32::from(v.front) + u32::from(v.count)) & self.mask;
-        if RING {
-            self.ring[i * r + slot as usize] = now;
-        }
-        if v.count == 0 {
-            v.ready = now + self.pipeline;
-        }
-        v.count += 1;
+        self.ring.push::<RING>(vc, self.vc[vc as usize].fifo(), now);
     }
+}
+
+/// Whether a buffer holding `count` flits, whose front flit may leave at `ready`, has a flit
+/// that may leave at `now` (both tests made, without a branch between them).
+#[inline(always)]
+pub fn front_ready(count: u16, ready: u64, now: u64) -> bool {
+    (count > 0) & (ready <= now)
 }

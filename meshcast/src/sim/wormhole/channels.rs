@@ -58,8 +58,8 @@ pub(crate) struct VcRange {
 
 /// One hop of a worm: the channel it crosses, the virtual channels it may take there, whether
 /// the node it reaches keeps a copy, and the virtual channel the worm holds there — everything
-/// the cycle loop reads about a position of a worm, in one place: 16 bytes (lanes below 2 · 26,
-/// at most 64 virtual channels, at most 1,024 flits a buffer).
+/// the cycle loop reads about a position of a worm, in one place: 32 bytes, half a cache line
+/// (lanes below 2 · 26, at most 64 virtual channels, at most 1,024 flits a buffer).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WormHop {
     pub channel: u32,
@@ -73,9 +73,13 @@ pub(crate) struct WormHop {
     pub vc_local: u8,
     /// The worm's flits in that virtual channel's buffer.
     pub flits: u16,
+    /// In a direct cycle, where the buffer holds this worm's flits only, the rest of its state
+    /// ([`super::buffers::Fifo`]): the ring slot of the front flit and the cycle it may leave.
+    pub front: u16,
+    pub ready: u64,
 }
 
-const _: () = assert!(std::mem::size_of::<WormHop>() == 16);
+const _: () = assert!(std::mem::size_of::<WormHop>() == 32);
 
 impl WormHop {
     /// A hop of a route being built, over `channel` (`lane` among its node's), dropping a copy
@@ -90,6 +94,8 @@ impl WormHop {
             vc: NONE,
             vc_local: 0,
             flits: 0,
+            front: 0,
+            ready: 0,
         }
     }
 }

@@ -28,7 +28,10 @@
 //! position's move only fills the buffer the next position reads, which leaves that position's
 //! test as it was (its front flit stays, or the new front flit has the pipeline to spend).
 //! What a tail's departure frees (and the worms it wakes) waits until every worm has moved, as
-//! in a switched cycle, where the traversal follows every allocation.
+//! in a switched cycle, where the traversal follows every allocation. Since a buffer is its
+//! owner's alone, its flits (count, front slot, ready cycle: [`super::buffers::Fifo`]) are kept
+//! in the owner's hop rather than in the virtual channel's record, so that a worm's moves and
+//! tests read its own hops and the ring of arrival cycles, nothing else.
 //!
 //! **Virtual-channel release** ([`VcRelease`]). By default a worm gives a virtual channel up when
 //! its tail leaves the buffer, so a buffer holds one worm's flits. With
@@ -50,7 +53,7 @@
 
 use crate::topology::Node;
 
-use super::buffers::Buffers;
+use super::buffers::{front_ready, Buffers, Fifo};
 use super::channels::{Channels, WormHop};
 use super::config::{Router, VcRelease};
 use super::observer::{ChannelId, Observer};
@@ -123,12 +126,13 @@ enum Enters<'a> {
 
 /// A hop a flit leaves or enters: its channel, virtual channel and worm's flits in the buffer,
 /// read when the move is named, before it writes any buffer (the compiler cannot tell a buffer
-/// from a hop, so it would read the hop again), and where that count of flits is kept.
+/// from a hop, so it would read the hop again), and where the hop keeps that count of flits —
+/// and, in a direct cycle, the rest of the buffer's state ([`WormHop::fifo`]).
 struct Place<'a> {
     channel: u32,
     vc: u32,
     flits: u16,
-    count: &'a mut u16,
+    fifo: Fifo<'a>,
 }
 
 impl<'a> Place<'a> {
@@ -139,7 +143,7 @@ impl<'a> Place<'a> {
             channel: hop.channel,
             vc: hop.vc,
             flits: hop.flits,
-            count: &mut hop.flits,
+            fifo: hop.fifo(),
         }
     }
 }
@@ -346,7 +350,7 @@ impl Network {
     /// channel is told to `obs`. Returns the flits moved.
     pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
         let ejected = self.flits.ejected;
-        let moved = match (self.direct, self.bufs.ring()) {
+        let moved = match (self.direct, self.bufs.has_ring()) {
             (false, _) => self.switched(now, out, obs),
             (true, true) => self.streamed::<true>(now, out, obs),
             (true, false) => self.streamed::<false>(now, out, obs),
@@ -371,7 +375,7 @@ impl Network {
         }
         self.switch.arbitrate();
         let moved = self.switch.granted();
-        if self.bufs.ring() {
+        if self.bufs.has_ring() {
             self.traverse::<true>(moved, now, out, obs);
         } else {
             self.traverse::<false>(moved, now, out, obs);
@@ -411,7 +415,21 @@ impl Network {
             w.unsent > 0 && self.bufs.source_ready(w.ready, now)
         } else {
             let hop = &w.hops[pos as usize];
-            self.bufs.ready(id, hop.vc, hop.flits, now)
+            if self.direct {
+                front_ready(hop.flits, hop.ready, now)
+            } else {
+                self.bufs.ready(id, hop.vc, hop.flits, now)
+            }
+        }
+    }
+
+    /// Whether held `hop`'s buffer has room for a flit.
+    #[inline(always)]
+    fn room(&self, hop: &WormHop) -> bool {
+        if self.direct {
+            self.bufs.room_for(hop.flits)
+        } else {
+            self.bufs.room(hop.vc)
         }
     }
 
@@ -527,7 +545,7 @@ impl Network {
                 }
                 u32::from(hop.flits)
             };
-            flits == 0 || !self.bufs.room(w.hops[(pos + 1) as usize].vc)
+            flits == 0 || !self.room(&w.hops[(pos + 1) as usize])
         })
     }
 
@@ -608,14 +626,14 @@ impl Network {
             && w.unsent > 0
             && bufs.source_ready(w.ready, now)
             && held > 0
-            && bufs.room(w.hops[0].vc)
+            && bufs.room_for(w.hops[0].flits)
         {
             moved += 1;
             let (leaves, enters) = (
                 Leaves::Source(&mut w.unsent),
                 Enters::Hop(Place::of(&mut w.hops[0])),
             );
-            if Self::advance::<RING>(bufs, flits, leaves, enters, now, obs) {
+            if Self::advance::<RING, true>(bufs, flits, leaves, enters, now, obs) {
                 self.tails.push((id, -1));
             }
         }
@@ -623,16 +641,14 @@ impl Network {
         // Indexed within the held hops' slice, so that no index is checked.
         let body = &mut w.hops[from..held.max(from)];
         for i in 1..body.len() {
-            let (hop, next) = (body[i - 1], body[i]);
-            if bufs.ready_alone(hop.vc, hop.flits, now) & bufs.room(next.vc) {
+            let (behind, ahead) = body.split_at_mut(i);
+            let (hop, next) = (&mut behind[i - 1], &mut ahead[0]);
+            if front_ready(hop.flits, hop.ready, now) & bufs.room_for(next.flits) {
                 moved += 1;
-                let (behind, ahead) = body.split_at_mut(i);
-                let (leaves, enters) = (
-                    Leaves::Hop(Place::of(&mut behind[i - 1])),
-                    Enters::Hop(Place::of(&mut ahead[0])),
-                );
+                let (leaves, enters) = (Leaves::Hop(Place::of(hop)), Enters::Hop(Place::of(next)));
                 let pos = (from + i - 1) as i32;
-                if Self::advance::<RING>(bufs, flits, leaves, enters, now, obs) && tail == pos {
+                if Self::advance::<RING, true>(bufs, flits, leaves, enters, now, obs) && tail == pos
+                {
                     self.tails.push((id, pos));
                 }
             }
@@ -642,14 +658,15 @@ impl Network {
         if w.ej != NONE {
             let pos = held - 1;
             let hop = &mut w.hops[pos];
-            if bufs.ready_alone(hop.vc, hop.flits, now) {
+            if front_ready(hop.flits, hop.ready, now) {
                 moved += 1;
                 let (leaves, enters) = (
                     Leaves::Hop(Place::of(hop)),
                     Enters::Ejection(&mut w.ejected),
                 );
                 let pos = pos as i32;
-                if Self::advance::<RING>(bufs, flits, leaves, enters, now, obs) && tail == pos {
+                if Self::advance::<RING, true>(bufs, flits, leaves, enters, now, obs) && tail == pos
+                {
                     self.tails.push((id, pos));
                 }
             }
@@ -658,7 +675,7 @@ impl Network {
     }
 
     /// Traversal: the flits of the `moved` granted requests move, with the buffers' ring of
-    /// arrival cycles if `RING` ([`Buffers::ring`]), and each tail that leaves frees what it
+    /// arrival cycles if `RING` ([`Buffers::has_ring`]), and each tail that leaves frees what it
     /// held at once.
     #[inline]
     fn traverse<const RING: bool>(
@@ -672,8 +689,14 @@ impl Network {
             let Request { worm: id, pos, .. } = self.switch.grant(i);
             let w = &mut self.worms[id as usize];
             let (leaves, enters) = w.places(pos);
-            if Self::advance::<RING>(&mut self.bufs, &mut self.flits, leaves, enters, now, obs)
-                && w.tail == pos
+            if Self::advance::<RING, false>(
+                &mut self.bufs,
+                &mut self.flits,
+                leaves,
+                enters,
+                now,
+                obs,
+            ) && w.tail == pos
             {
                 self.tail_left(id, pos, out);
             }
@@ -685,9 +708,10 @@ impl Network {
     /// channel are counted once a cycle, by [`Network::step`]) and told to `obs`. Returns
     /// whether `leaves` is now empty, which is the tail leaving if `leaves` is the worm's tail
     /// position; the caller frees what the tail held, at once in a switched cycle, after every
-    /// worm has moved in a direct one (module docs).
+    /// worm has moved in a direct one (module docs). In a direct cycle (`DIRECT`) a buffer's
+    /// flits are kept in its owner's hop; else in its record, and the hop counts the worm's.
     #[inline(always)]
-    fn advance<const RING: bool>(
+    fn advance<const RING: bool, const DIRECT: bool>(
         bufs: &mut Buffers,
         flits: &mut Flits,
         leaves: Leaves,
@@ -702,15 +726,23 @@ impl Network {
                 *unsent == 0
             }
             Leaves::Hop(hop) => {
-                bufs.pop::<RING>(hop.vc);
-                *hop.count -= 1;
-                hop.flits == 1
+                if DIRECT {
+                    bufs.ring.pop::<RING>(hop.vc, hop.fifo)
+                } else {
+                    bufs.pop::<RING>(hop.vc);
+                    *hop.fifo.count -= 1;
+                    hop.flits == 1
+                }
             }
         };
         match enters {
             Enters::Hop(hop) => {
-                bufs.push::<RING>(hop.vc, now);
-                *hop.count += 1;
+                if DIRECT {
+                    bufs.ring.push::<RING>(hop.vc, hop.fifo, now);
+                } else {
+                    bufs.push::<RING>(hop.vc, now);
+                    *hop.fifo.count += 1;
+                }
                 obs.on_flit(now, ChannelId(hop.channel));
             }
             Enters::Ejection(ejected) => {
@@ -815,7 +847,13 @@ impl Network {
             }
         }
         let buffered: u64 = self.bufs.vc.iter().map(|vc| u64::from(vc.count)).sum();
-        if buffered != held {
+        // In a direct cycle the owners' hops keep the buffers' flits, and the records none.
+        if self.direct && buffered != 0 {
+            return Err(format!(
+                "{buffered} flits counted in the buffers' records of a direct cycle"
+            ));
+        }
+        if !self.direct && buffered != held {
             return Err(format!(
                 "{buffered} flits buffered but active worms hold {held}"
             ));
@@ -872,38 +910,52 @@ mod tests {
     use crate::sim::wormhole::observer::NoObserver;
     use crate::topology::Shape;
 
-    /// The conservation check sees a flit that appears from nowhere and one that vanishes.
+    /// The conservation check sees a flit that appears from nowhere and one that vanishes, in
+    /// switched cycles (2 virtual channels) and in direct ones (1), where the hops keep the
+    /// buffers' flits and a flit counted in a buffer's record is wrong too.
     #[test]
     fn conservation_catches_a_lost_or_forged_flit() {
-        let shape = Shape::mesh(&[4, 4]).unwrap();
-        let channels = Channels::new(&shape, 2, Classes::default()).unwrap();
-        let router = Router {
-            vcs: 2,
-            buffer: 4,
-            ports: 1,
-            length: 8,
-            ..Router::default()
-        };
-        let mut net = Network::new(channels, router);
-        let from = shape.node(&[0, 0]).unwrap();
-        let hops: Vec<Hop> = [[1, 0], [2, 0], [2, 1]]
-            .iter()
-            .map(|c| Hop::new(shape.node(c).unwrap(), true))
-            .collect();
-        let port = net.free_port(from).unwrap();
-        net.start(0, port, 0, 7, |ch, out| ch.route(from, &hops, out))
-            .unwrap();
-        let mut out = Vec::new();
-        for now in 0..4 {
-            net.step(now, &mut out, &mut NoObserver);
+        for vcs in [2, 1] {
+            let shape = Shape::mesh(&[4, 4]).unwrap();
+            let channels = Channels::new(&shape, vcs, Classes::default()).unwrap();
+            let router = Router {
+                vcs,
+                buffer: 4,
+                ports: 1,
+                length: 8,
+                ..Router::default()
+            };
+            let mut net = Network::new(channels, router);
+            assert_eq!(net.direct, vcs == 1);
+            let from = shape.node(&[0, 0]).unwrap();
+            let hops: Vec<Hop> = [[1, 0], [2, 0], [2, 1]]
+                .iter()
+                .map(|c| Hop::new(shape.node(c).unwrap(), true))
+                .collect();
+            let port = net.free_port(from).unwrap();
+            net.start(0, port, 0, 7, |ch, out| ch.route(from, &hops, out))
+                .unwrap();
+            let mut out = Vec::new();
+            for now in 0..4 {
+                net.step(now, &mut out, &mut NoObserver);
+            }
+            net.check_conservation().unwrap();
+            net.worms[0].hops[0].flits += 1;
+            assert!(net
+                .check_conservation()
+                .unwrap_err()
+                .contains("accounts for 9 flits"));
+            net.worms[0].hops[0].flits -= 2;
+            assert!(net.check_conservation().is_err());
+            net.worms[0].hops[0].flits += 1;
+            net.check_conservation().unwrap();
+            if net.direct {
+                net.bufs.vc[net.worms[0].hops[0].vc as usize].count += 1;
+                assert!(net
+                    .check_conservation()
+                    .unwrap_err()
+                    .contains("records of a direct cycle"));
+            }
         }
-        net.check_conservation().unwrap();
-        net.worms[0].hops[0].flits += 1;
-        assert!(net
-            .check_conservation()
-            .unwrap_err()
-            .contains("accounts for 9 flits"));
-        net.worms[0].hops[0].flits -= 2;
-        assert!(net.check_conservation().is_err());
     }
 }

@@ -160,7 +160,7 @@ impl Switch {
 
     /// The request that won the `i`-th granted output port; both its ports' pointers move past
     /// it (with one virtual channel per port: the `i`-th request made). Always inlined: the
-    /// traversal is compiled twice ([`super::buffers::Buffers::ring`]).
+    /// traversal is compiled twice ([`super::buffers::Buffers::has_ring`]).
     #[inline(always)]
     pub fn grant(&mut self, i: usize) -> Request {
         if self.vcs == 1 {
