@@ -111,8 +111,8 @@ impl Ring {
 }
 
 /// The worms with flits (or, the newest, a header to come) in a buffer, oldest first: `queued`
-/// of them from slot `first` of its `B + 1` slots in [`Buffers::queue`]. With
-/// [`VcRelease::TailLeft`] only the owner.
+/// of them from slot `first` of its `B + 1` slots in [`Buffers::queue`]. Kept with
+/// [`VcRelease::TailSent`] only: with [`VcRelease::TailLeft`] the one worm is the owner.
 #[derive(Clone, Copy, Debug, Default)]
 struct Queue {
     first: u16,
@@ -127,7 +127,8 @@ pub(crate) struct Buffers {
     pub vc: Vec<Vc>,
     pub ring: Ring,
     queues: Vec<Queue>,
-    /// The worms queued in each buffer, `B + 1` slots from `vc · (B + 1)`.
+    /// The worms queued in each buffer, `B + 1` slots from `vc · (B + 1)` (empty, as `queues`,
+    /// with [`VcRelease::TailLeft`]).
     queue: Vec<u32>,
 }
 
@@ -153,8 +154,14 @@ impl Buffers {
                 mask: size.next_power_of_two() - 1,
                 pipeline: u64::from(pipeline),
             },
-            queues: vec![Queue::default(); count],
-            queue: vec![NONE; count * (size as usize + 1)],
+            queues: match release {
+                VcRelease::TailSent => vec![Queue::default(); count],
+                VcRelease::TailLeft => Vec::new(),
+            },
+            queue: match release {
+                VcRelease::TailSent => vec![NONE; count * (size as usize + 1)],
+                VcRelease::TailLeft => Vec::new(),
+            },
         }
     }
 
@@ -201,32 +208,44 @@ impl Buffers {
 
     /// The worm whose flits are at the front of virtual channel `vc`'s buffer.
     pub fn front_worm(&self, vc: u32) -> u32 {
-        self.queue[self.queue_slot(vc, 0)]
+        match self.release {
+            VcRelease::TailLeft => self.vc[vc as usize].owner,
+            VcRelease::TailSent => self.queue[self.queue_slot(vc, 0)],
+        }
     }
 
     /// Worm `id` takes free virtual channel `vc` and queues behind the worms in its buffer.
     pub fn take(&mut self, vc: u32, id: u32) {
         self.vc[vc as usize].owner = id;
-        let slot = self.queue_slot(vc, u32::from(self.queues[vc as usize].queued));
-        self.queue[slot] = id;
-        self.queues[vc as usize].queued += 1;
+        if self.release == VcRelease::TailSent {
+            let slot = self.queue_slot(vc, u32::from(self.queues[vc as usize].queued));
+            self.queue[slot] = id;
+            self.queues[vc as usize].queued += 1;
+        }
     }
 
-    /// The worm at the front of `vc`'s buffer has sent its tail on: it leaves the queue, and
-    /// with [`VcRelease::TailLeft`] the virtual channel is free.
+    /// The worm at the front of `vc`'s buffer has sent its tail on: it leaves the queue, or,
+    /// with [`VcRelease::TailLeft`], gives the virtual channel up.
     pub fn leave(&mut self, vc: u32) {
-        let q = &mut self.queues[vc as usize];
-        q.first = after(u32::from(q.first), self.size + 1) as u16;
-        q.queued -= 1;
-        if self.release == VcRelease::TailLeft {
-            self.vc[vc as usize].owner = NONE;
+        match self.release {
+            VcRelease::TailLeft => self.vc[vc as usize].owner = NONE,
+            VcRelease::TailSent => {
+                let q = &mut self.queues[vc as usize];
+                q.first = after(u32::from(q.first), self.size + 1) as u16;
+                q.queued -= 1;
+            }
         }
     }
 
     /// Whether worm `id` is queued in virtual channel `vc`'s buffer.
     pub fn queued_in(&self, vc: u32, id: u32) -> bool {
-        let queued = u32::from(self.queues[vc as usize].queued);
-        (0..queued).any(|k| self.queue[self.queue_slot(vc, k)] == id)
+        match self.release {
+            VcRelease::TailLeft => self.vc[vc as usize].owner == id,
+            VcRelease::TailSent => {
+                let queued = u32::from(self.queues[vc as usize].queued);
+                (0..queued).any(|k| self.queue[self.queue_slot(vc, k)] == id)
+            }
+        }
     }
 
     /// The front flit leaves buffer `vc`, whose flits its record keeps ([`Ring::pop`]).
