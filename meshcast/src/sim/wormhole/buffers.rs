@@ -192,10 +192,9 @@ impl Buffers {
         self.ring.pipeline > 1
     }
 
-    /// Whether a flit generated at the source at `ready` has spent the pipeline at `now`.
-    #[inline]
-    pub fn source_ready(&self, ready: u64, now: u64) -> bool {
-        now >= ready + self.ring.pipeline
+    /// The cycle from which a flit generated at the source at `ready` has spent the pipeline.
+    pub fn source_ready_at(&self, ready: u64) -> u64 {
+        ready + self.ring.pipeline
     }
 
     /// Slot `k` of virtual channel `vc`'s worm queue, counted from its oldest worm.

@@ -79,8 +79,12 @@ struct Worm {
     ej: u32,
     /// Flits still at the source.
     unsent: u32,
-    /// The cycle the header enters the source router.
-    ready: u64,
+    /// The first cycle its header may try to take what it wants next: at the source, once it
+    /// has spent the pipeline there; in a direct cycle, after every visit, when it will have
+    /// spent the pipeline in its head buffer (`u64::MAX` while it cannot try: on its way to that
+    /// buffer, parked, or ejecting). Never later than the first cycle the full test
+    /// ([`Network::allocate`]) passes, which it only spares.
+    due: u64,
     /// The frontmost hop whose virtual channel the worm holds; -1 before the first.
     head: i32,
     /// The rearmost position holding flits: -1 the source, else a hop.
@@ -335,7 +339,7 @@ impl Network {
         w.inj_local = (port % self.ports) as u16;
         w.ej = NONE;
         w.unsent = self.length;
-        w.ready = now + u64::from(startup);
+        w.due = self.bufs.source_ready_at(now + u64::from(startup));
         w.head = -1;
         w.tail = -1;
         w.ejected = 0;
@@ -412,7 +416,7 @@ impl Network {
     #[inline(always)]
     fn ready_at(&self, id: u32, w: &Worm, pos: i32, now: u64) -> bool {
         if pos < 0 {
-            w.unsent > 0 && self.bufs.source_ready(w.ready, now)
+            w.unsent > 0 && now >= w.due
         } else {
             let hop = &w.hops[pos as usize];
             if self.direct {
@@ -440,6 +444,9 @@ impl Network {
     #[inline(always)]
     fn allocate(&mut self, id: u32, now: u64) {
         let w = &self.worms[id as usize];
+        if self.direct && now < w.due {
+            return;
+        }
         if w.ej != NONE || w.parked || !self.ready_at(id, w, w.head, now) {
             return;
         }
@@ -553,6 +560,8 @@ impl Network {
     fn wake(awake: &mut Awake, worms: &mut [Worm], list: &mut Vec<u32>) {
         for id in list.drain(..) {
             worms[id as usize].parked = false;
+            // It failed once ready, so it is ready now.
+            worms[id as usize].due = 0;
             awake.insert(id);
         }
     }
@@ -569,10 +578,9 @@ impl Network {
         // Hops `0..held` are held: every position before the head faces a held buffer.
         let held = (w.head + 1) as usize;
         if w.tail < 0 {
-            let valid = w.unsent > 0
-                && bufs.source_ready(w.ready, now)
-                && held > 0
-                && bufs.room(hops[0].vc);
+            // Its header took the first hop (`held > 0`) once ready at the source, where the
+            // flits left were all generated with it: they are ready too.
+            let valid = w.unsent > 0 && held > 0 && bufs.room(hops[0].vc);
             let r = Request {
                 worm: id,
                 pos: -1,
@@ -622,12 +630,8 @@ impl Network {
         let held = (w.head + 1) as usize;
         let tail = w.tail;
         let mut moved = 0;
-        if tail < 0
-            && w.unsent > 0
-            && bufs.source_ready(w.ready, now)
-            && held > 0
-            && bufs.room_for(w.hops[0].flits)
-        {
+        // As in `request`, the source's flits are ready once the header took the first hop.
+        if tail < 0 && w.unsent > 0 && held > 0 && bufs.room_for(w.hops[0].flits) {
             moved += 1;
             let (leaves, enters) = (
                 Leaves::Source(&mut w.unsent),
@@ -670,6 +674,13 @@ impl Network {
                     self.tails.push((id, pos));
                 }
             }
+        }
+        // Once at the front of its head buffer (the first flit in, and, until it is ejected, the
+        // first out), the header may try when it has spent the pipeline there.
+        if held > 0 {
+            let hop = &w.hops[held - 1];
+            let waits = w.ej == NONE && !w.parked && hop.flits > 0;
+            w.due = if waits { hop.ready } else { u64::MAX };
         }
         moved
     }
