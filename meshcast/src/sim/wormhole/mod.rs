@@ -113,7 +113,8 @@ pub const MAX_STATE_BYTES: u64 = 8 << 30;
 
 /// About how many bytes the arrays of a run on `shape` with `router` take before any message
 /// exists: per virtual channel its record, its ring of arrival cycles (with a pipeline longer
-/// than one cycle), its queue of worms and its slot for a switch request; per channel its head,
+/// than one cycle), its queue of worms (kept with tail-sent release only, counted for either,
+/// so that one bound holds both) and its slot for a switch request; per channel its head,
 /// dateline flag, wake-up list and switch state; per node its injection and ejection ports, its
 /// message queue (with its flags and places in the list of nodes to visit) and generator.
 /// Messages come on top, bounded by the backlog caps ([`traffic::Measure::max_backlog`],
