@@ -31,7 +31,9 @@
 //! in a switched cycle, where the traversal follows every allocation. Since a buffer is its
 //! owner's alone, its flits (count, front slot, ready cycle: [`super::buffers::Fifo`]) are kept
 //! in the owner's hop rather than in the virtual channel's record, so that a worm's moves and
-//! tests read its own hops and the ring of arrival cycles, nothing else.
+//! tests read its own hops and the ring of arrival cycles, nothing else; and the worm keeps the
+//! cycle its header may next try ([`Worm`]'s `due`, the head buffer's ready cycle once the
+//! header is there), so that a visit passes over the allocation with one comparison.
 //!
 //! **Virtual-channel release** ([`VcRelease`]). By default a worm gives a virtual channel up when
 //! its tail leaves the buffer, so a buffer holds one worm's flits. With
@@ -444,10 +446,16 @@ impl Network {
     #[inline(always)]
     fn allocate(&mut self, id: u32, now: u64) {
         let w = &self.worms[id as usize];
+        let tries = |w: &Worm| w.ej == NONE && !w.parked && self.ready_at(id, w, w.head, now);
         if self.direct && now < w.due {
+            debug_assert!(
+                !tries(w),
+                "worm {id}'s header is due at {}, ready at {now}",
+                w.due
+            );
             return;
         }
-        if w.ej != NONE || w.parked || !self.ready_at(id, w, w.head, now) {
+        if !tries(w) {
             return;
         }
         self.take_next(id);
