@@ -103,8 +103,13 @@ fn merge(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
 /// that dominate it — and every one of those has a larger id than `r` (ids grow with y, then x),
 /// so its best partner is its dominator of least id. A candidate is thus known by its meet's
 /// distance and its smaller id alone: each neighbouring pair of maximal points, and each
-/// dominated point. A heap holds them, checked when they come out on top (a pair that is no
-/// longer neighbours, a point no longer there or no longer dominated is dropped).
+/// dominated point. A heap holds them as one 64-bit key each, checked when they come out on top
+/// (a pair that is no longer neighbours, a point no longer there or no longer dominated is
+/// dropped). The key tells the kind: a dominated point's meet is the point itself, at its own
+/// distance, while a pair's lies nearer than its smaller-id (right) point; and a pair's left
+/// point is its right one's neighbour on the staircase. The pair is still there if that
+/// neighbour meets it at the key's distance, which fixes the neighbour's x; and a neighbour at
+/// that x other than the one pushed has the same meet, so it was pushed with the same key.
 ///
 /// Meets get no farther as the loop goes on, and a new meet `m` enters dominated (by the pair
 /// that made it, still there when it enters): removing a maximal point is the only change of
@@ -120,18 +125,21 @@ fn sweep(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
     let mut plane = Plane::new(grid, dests);
     let mut links = Vec::new();
     while plane.len > 1 {
-        let (key, left) = plane.heap.pop().expect("two points have a candidate pair");
-        let a = !(key as u32);
-        let (p, q) = if left == NONE {
-            if !plane.contains(a) || plane.is_maximal(a) {
+        let key = plane.heap.pop().expect("two points have a candidate pair");
+        let (norm, a) = ((key >> 32) as u32, !(key as u32));
+        if !plane.contains(a) {
+            continue;
+        }
+        let (p, q) = if norm == plane.norm(a) {
+            if plane.is_maximal(a) {
                 continue;
             }
             (a, plane.dominator(a))
         } else {
-            if !plane.neighbours(left, a) {
-                continue;
+            match plane.left_neighbour(a) {
+                Some(left) if plane.meet_norm(left, a) == norm => (left, a),
+                _ => continue,
             }
-            (left, a)
         };
         let m = plane.meet(p, q);
         if !plane.contains(m) {
@@ -162,8 +170,7 @@ struct Plane {
     /// The x of every maximal point, and at each such x the point's id.
     stair: Bits,
     stair_id: Vec<u32>,
-    /// Candidates: the meet's distance from the origin above the complement of the smaller id,
-    /// and the larger-x point of a staircase pair (`NONE`: a dominated point).
+    /// Candidates: the meet's distance from the origin above the complement of the smaller id.
     heap: Candidates,
     len: usize,
     /// [`Plane::uncover`]'s new stretch of the staircase, kept for the next one.
@@ -267,25 +274,38 @@ impl Plane {
         self.stair_id[x as usize] = u;
     }
 
-    /// Whether `left` and `right` are maximal points, neighbours on the staircase.
-    fn neighbours(&self, left: u32, right: u32) -> bool {
-        self.is_maximal(left)
-            && self.is_maximal(right)
-            && self.stair.next(self.xy(left).0 as usize + 1) == Some(self.xy(right).0)
+    /// The distance of point `u` from the origin.
+    fn norm(&self, u: u32) -> u32 {
+        let (x, y) = self.xy(u);
+        x + y
+    }
+
+    /// The maximal point left of the maximal point `right` on the staircase, if any; none if
+    /// `right` is not maximal.
+    fn left_neighbour(&self, right: u32) -> Option<u32> {
+        let x = self.xy(right).0;
+        if !self.is_maximal(right) || x == 0 {
+            return None;
+        }
+        let lx = self.stair.prev(x as usize - 1)?;
+        Some(self.stair_id[lx as usize])
+    }
+
+    /// The distance of the meet of staircase neighbours `left` and `right` (`left` has the
+    /// smaller x): `left`'s x and `right`'s y.
+    fn meet_norm(&self, left: u32, right: u32) -> u32 {
+        self.xy(left).0 + self.xy(right).1
     }
 
     /// A dominated point `r`: its best merge is with its dominator of least id.
     fn push_dominated(&mut self, r: u32) {
-        let (x, y) = self.xy(r);
-        self.heap.push(u64::from(x + y) << 32 | u64::from(!r), NONE);
+        self.heap.push(u64::from(self.norm(r)) << 32 | u64::from(!r));
     }
 
-    /// Staircase neighbours (`left` has the smaller x): they meet at `left`'s x and `right`'s
-    /// y, and `right` has the smaller id.
+    /// Staircase neighbours (`left` has the smaller x): `right` has the smaller id.
     fn push_neighbours(&mut self, left: u32, right: u32) {
-        let norm = self.xy(left).0 + self.xy(right).1;
-        self.heap
-            .push(u64::from(norm) << 32 | u64::from(!right), left);
+        let norm = self.meet_norm(left, right);
+        self.heap.push(u64::from(norm) << 32 | u64::from(!right));
     }
 
     /// The point of least id among those that dominate `r` (a row above, or its own row to
@@ -371,10 +391,17 @@ impl Plane {
 /// made a heap once, from the top down, and most pushes go to a small heap or a plain list
 /// instead of one heap of every candidate — three in four are stale by the time they come out.
 /// A push above the heap's bucket would still come out first.
+///
+/// The buckets are lists threaded through one array of every candidate pushed, so that a push
+/// grows no bucket of its own (thousands of small vectors growing one by one).
 struct Candidates {
     shift: u32,
-    buckets: Vec<Vec<(u64, u32)>>,
-    heap: BinaryHeap<(u64, u32)>,
+    /// Every candidate pushed to a bucket, and the one pushed to the same bucket before it.
+    keys: Vec<u64>,
+    below: Vec<u32>,
+    /// Per bucket, its last candidate in `keys` (`NONE`: empty).
+    last: Vec<u32>,
+    heap: BinaryHeap<u64>,
     /// The bucket `heap` was made from.
     level: usize,
     /// The highest bucket that may hold candidates, at least `level`.
@@ -390,7 +417,9 @@ impl Candidates {
         }
         Candidates {
             shift,
-            buckets: vec![Vec::new(); (max_norm >> shift) as usize + 1],
+            keys: Vec::with_capacity(4 * points),
+            below: Vec::with_capacity(4 * points),
+            last: vec![NONE; (max_norm >> shift) as usize + 1],
             heap: BinaryHeap::new(),
             level: 0,
             top: 0,
@@ -398,27 +427,40 @@ impl Candidates {
     }
 
     /// A candidate: its key, the meet's distance in the high 32 bits.
-    fn push(&mut self, key: u64, left: u32) {
+    fn push(&mut self, key: u64) {
         let b = (key >> 32 >> self.shift) as usize;
         if b == self.level && !self.heap.is_empty() {
-            self.heap.push((key, left));
+            self.heap.push(key);
         } else {
-            self.buckets[b].push((key, left));
+            self.add(b, key);
             self.top = self.top.max(b);
         }
     }
 
+    /// Put `key` in bucket `b`'s list.
+    fn add(&mut self, b: usize, key: u64) {
+        self.below.push(self.last[b]);
+        self.last[b] = self.keys.len() as u32;
+        self.keys.push(key);
+    }
+
     /// The greatest candidate.
-    fn pop(&mut self) -> Option<(u64, u32)> {
+    fn pop(&mut self) -> Option<u64> {
         if self.heap.is_empty() || self.top > self.level {
-            self.buckets[self.level].extend(self.heap.drain());
-            while self.buckets[self.top].is_empty() {
+            let mut heap = std::mem::take(&mut self.heap).into_vec();
+            for key in heap.drain(..) {
+                self.add(self.level, key);
+            }
+            while self.last[self.top] == NONE {
                 self.top = self.top.checked_sub(1)?;
             }
             self.level = self.top;
-            // The empty heap's room goes to the bucket it leaves.
-            let spare = std::mem::take(&mut self.heap).into_vec();
-            self.heap = BinaryHeap::from(std::mem::replace(&mut self.buckets[self.level], spare));
+            let mut k = std::mem::replace(&mut self.last[self.level], NONE);
+            while k != NONE {
+                heap.push(self.keys[k as usize]);
+                k = self.below[k as usize];
+            }
+            self.heap = BinaryHeap::from(heap);
         }
         self.heap.pop()
     }
