@@ -326,7 +326,10 @@ impl Plane {
 
     fn insert(&mut self, u: u32) {
         self.points.insert(u as usize);
-        self.update_row(self.xy(u).1);
+        let (x, y) = self.xy(u);
+        if x + 1 > self.largest.get(y as usize) {
+            self.largest.set(y as usize, x + 1);
+        }
         self.len += 1;
     }
 
@@ -334,7 +337,10 @@ impl Plane {
     fn remove(&mut self, u: u32) {
         let (x, y) = self.xy(u);
         self.points.remove(u as usize);
-        self.update_row(y);
+        // Only the row's last point changes its largest x.
+        if x + 1 == self.largest.get(y as usize) {
+            self.update_row(y);
+        }
         self.len -= 1;
         if self.is_maximal(u) {
             self.stair.remove(x as usize);
@@ -571,6 +577,11 @@ impl RowMax {
             size,
             tree: vec![0; 2 * size],
         }
+    }
+
+    /// The value of `row`.
+    fn get(&self, row: usize) -> u32 {
+        self.tree[row + self.size]
     }
 
     fn set(&mut self, row: usize, value: u32) {
