@@ -57,12 +57,27 @@ impl ZoneAlgorithm for Rsa {
         // child once at most), sorted by radix.
         let keys: Vec<u32> = links
             .iter()
-            .flat_map(|&(child, _)| [tree.grid.norm(child), child])
+            .flat_map(|&(child, _)| order_key(&tree.grid, child))
             .collect();
         for k in key_order(&keys, 2) {
             let (child, parent) = links[k as usize];
             tree.connect(parent, child);
         }
+    }
+}
+
+/// The key of point `u` in the order of [`Rsa::grow`]'s links: its distance from the origin,
+/// then its id. In a plane of width `w`, the point at distance `n` and height `y` has the id
+/// `n − y + y·w`, so its height orders the ids at one distance: the shorter key `(n, y)`, which
+/// sorts in fewer radix passes, gives the same order.
+fn order_key(grid: &Grid, u: u32) -> [u32; 2] {
+    match grid.rank() {
+        1 => [u, 0],
+        2 => {
+            let y = grid.coord(u, 1);
+            [u - y * grid.stride(1) + y, y]
+        }
+        _ => [grid.norm(u), u],
     }
 }
 
@@ -123,7 +138,8 @@ fn merge(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
 /// come out.
 fn sweep(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
     let mut plane = Plane::new(grid, dests);
-    let mut links = Vec::new();
+    // Each point leaves the set once at most: the destinations, the origin, and the meets.
+    let mut links = Vec::with_capacity(2 * dests.len() + 1);
     while plane.len > 1 {
         let key = plane.heap.pop().expect("two points have a candidate pair");
         let (norm, a) = ((key >> 32) as u32, !(key as u32));
@@ -423,8 +439,9 @@ impl Candidates {
         }
         Candidates {
             shift,
-            keys: Vec::with_capacity(4 * points),
-            below: Vec::with_capacity(4 * points),
+            // About four pushes per point (43,535 for 10,487 points at 1024², one zone).
+            keys: Vec::with_capacity(5 * points),
+            below: Vec::with_capacity(5 * points),
             last: vec![NONE; (max_norm >> shift) as usize + 1],
             heap: BinaryHeap::new(),
             level: 0,
