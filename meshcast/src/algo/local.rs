@@ -482,10 +482,20 @@ impl LocalTree<'_> {
     /// [`LocalTree::attach`] with the port of the step already known.
     #[inline]
     fn add(&mut self, child: u32, parent: u32, port: Option<usize>) {
-        debug_assert!(!self.contains(child) && self.contains(parent));
+        debug_assert!(self.contains(parent));
+        self.add_below(child, self.seq[parent as usize], port);
+    }
+
+    /// [`LocalTree::add`] below the parent of insertion number `up`; the child's insertion
+    /// number.
+    #[inline]
+    fn add_below(&mut self, child: u32, up: u32, port: Option<usize>) -> u32 {
+        debug_assert!(!self.contains(child));
         let place = self.offset + child as usize;
-        self.seq[child as usize] = self.nodes.push(place, self.seq[parent as usize], port);
+        let s = self.nodes.push(place, up, port);
+        self.seq[child as usize] = s;
         set_bit(self.member, place);
+        s
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first when
@@ -527,11 +537,19 @@ impl LocalTree<'_> {
             }
             legs.push((start, forward, port));
         }
-        // Then forward again, leg by leg, each up to where its walk back started.
+        // Then forward again, leg by leg, each up to where its walk back started. Each new
+        // node's parent is the node added before it, whose insertion number is kept here
+        // rather than read back from `seq`: that read waited on the write just made, which on
+        // a large mesh misses the cache (a vertical step is a row of `seq` away).
+        let mut up = if legs.is_empty() {
+            NONE
+        } else {
+            self.seq[at as usize]
+        };
         for &(end, forward, port) in legs.iter().rev() {
             while at != end {
                 let child = at.wrapping_add(forward);
-                self.add(child, at, Some(port));
+                up = self.add_below(child, up, Some(port));
                 at = child;
             }
         }
