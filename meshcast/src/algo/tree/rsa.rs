@@ -131,11 +131,11 @@ fn merge(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
 /// the staircase, and the points it uncovers are found row by row in a tree of each row's
 /// largest x. With rank 1, every point is on row 0.
 ///
-/// The data structures keep the work per step small and flat (issue 14): the points and the
-/// staircase's x are 64-ary bitmap trees ([`Bits`], successor and predecessor in a few word
-/// operations), the row tree is searched bottom-up from the row asked about, and the candidates
-/// wait in buckets of meet distance ([`Candidates`]), since most of them are stale when they
-/// come out.
+/// The data structures keep the work per step small and flat (issue 14): the points are a
+/// 64-ary bitmap tree ([`Bits`], successor and predecessor in a few word operations), the
+/// staircase a list linked by x (a point leaving it knows its neighbours), the row tree is
+/// searched bottom-up from the row asked about, and the candidates wait in buckets of meet
+/// distance ([`Candidates`]), since most of them are stale when they come out.
 fn sweep(grid: &Grid, dests: &[u32]) -> Vec<(u32, u32)> {
     let mut plane = Plane::new(grid, dests);
     // Each point leaves the set once at most: the destinations, the origin, and the meets.
@@ -183,9 +183,12 @@ struct Plane {
     height: u32,
     points: Bits,
     largest: RowMax,
-    /// The x of every maximal point, and at each such x the point's id.
-    stair: Bits,
+    /// At the x of every maximal point, the point's id (`NONE` elsewhere), and the x of its
+    /// neighbours on the staircase to the left and to the right (`NONE`: none) — a list in x
+    /// order, changed only where a maximal point leaves.
     stair_id: Vec<u32>,
+    stair_left: Vec<u32>,
+    stair_right: Vec<u32>,
     /// Candidates: the meet's distance from the origin above the complement of the smaller id.
     heap: Candidates,
     len: usize,
@@ -204,8 +207,9 @@ impl Plane {
             height,
             points: Bits::new(width as usize * height as usize),
             largest: RowMax::new(height as usize),
-            stair: Bits::new(width as usize),
             stair_id: vec![NONE; width as usize],
+            stair_left: vec![NONE; width as usize],
+            stair_right: vec![NONE; width as usize],
             heap: Candidates::new(width + height - 2, dests.len() + 1),
             len: 0,
             chain: Vec::new(),
@@ -222,14 +226,17 @@ impl Plane {
     /// The staircase of the points inserted, and every candidate in the heap: a row's rightmost
     /// point is maximal when it lies right of every point of the rows above.
     fn build_staircase(&mut self) {
-        let mut right = None;
+        let mut right = NONE;
         for y in (0..self.height).rev() {
             let Some(x) = self.last_in_row(y) else {
                 continue;
             };
-            if right.is_none_or(|r| x > r) {
-                self.add_to_stair(x, self.id(x, y));
-                right = Some(x);
+            if right == NONE || x > right {
+                self.add_to_stair(x, self.id(x, y), right);
+                if right != NONE {
+                    self.push_neighbours(self.stair_id[right as usize], self.id(x, y));
+                }
+                right = x;
             }
         }
         let mut at = self.points.next(0);
@@ -238,14 +245,6 @@ impl Plane {
                 self.push_dominated(u);
             }
             at = self.points.next(u as usize + 1);
-        }
-        let mut left = self.stair.next(0);
-        while let Some(lx) = left {
-            let right = self.stair.next(lx as usize + 1);
-            if let Some(rx) = right {
-                self.push_neighbours(self.stair_id[lx as usize], self.stair_id[rx as usize]);
-            }
-            left = right;
         }
     }
 
@@ -282,12 +281,24 @@ impl Plane {
 
     fn is_maximal(&self, u: u32) -> bool {
         let x = self.xy(u).0;
-        self.stair.contains(x as usize) && self.stair_id[x as usize] == u
+        self.stair_id[x as usize] == u
     }
 
-    fn add_to_stair(&mut self, x: u32, u: u32) {
-        self.stair.insert(x as usize);
+    /// Put maximal point `u`, at `x`, on the staircase right of the point at `left` (`NONE`:
+    /// none); the caller links its right neighbour.
+    fn add_to_stair(&mut self, x: u32, u: u32, left: u32) {
         self.stair_id[x as usize] = u;
+        self.link(left, x);
+    }
+
+    /// Make the points at `left` and `right` neighbours on the staircase (either `NONE`: an end).
+    fn link(&mut self, left: u32, right: u32) {
+        if left != NONE {
+            self.stair_right[left as usize] = right;
+        }
+        if right != NONE {
+            self.stair_left[right as usize] = left;
+        }
     }
 
     /// The distance of point `u` from the origin.
@@ -299,12 +310,11 @@ impl Plane {
     /// The maximal point left of the maximal point `right` on the staircase, if any; none if
     /// `right` is not maximal.
     fn left_neighbour(&self, right: u32) -> Option<u32> {
-        let x = self.xy(right).0;
-        if !self.is_maximal(right) || x == 0 {
+        let x = self.xy(right).0 as usize;
+        if self.stair_id[x] != right || self.stair_left[x] == NONE {
             return None;
         }
-        let lx = self.stair.prev(x as usize - 1)?;
-        Some(self.stair_id[lx as usize])
+        Some(self.stair_id[self.stair_left[x] as usize])
     }
 
     /// The distance of the meet of staircase neighbours `left` and `right` (`left` has the
@@ -359,7 +369,7 @@ impl Plane {
         }
         self.len -= 1;
         if self.is_maximal(u) {
-            self.stair.remove(x as usize);
+            self.stair_id[x as usize] = NONE;
             self.uncover(x, y);
         }
     }
@@ -367,14 +377,9 @@ impl Plane {
     /// After the maximal point at `(x, y)` left: the points it alone dominated join the
     /// staircase, and every new pair of neighbours becomes a candidate.
     fn uncover(&mut self, x: u32, y: u32) {
-        let left = x
-            .checked_sub(1)
-            .and_then(|before| self.stair.prev(before as usize))
-            .map(|lx| (lx, self.stair_id[lx as usize]));
-        let right = self
-            .stair
-            .next(x as usize + 1)
-            .map(|rx| self.stair_id[rx as usize]);
+        let (lx, rx) = (self.stair_left[x as usize], self.stair_right[x as usize]);
+        let left = (lx != NONE).then(|| (lx, self.stair_id[lx as usize]));
+        let right = (rx != NONE).then(|| self.stair_id[rx as usize]);
         let mut chain = std::mem::take(&mut self.chain);
         chain.clear();
         chain.extend(left.map(|(_, l)| l));
@@ -390,10 +395,11 @@ impl Plane {
                 .last_in_row(row as u32)
                 .expect("a row with a largest x");
             let p = self.id(px, row as u32);
-            self.add_to_stair(px, p);
+            self.add_to_stair(px, p, beyond.unwrap_or(NONE));
             chain.push(p);
             (top, beyond) = (row, Some(px));
         }
+        self.link(beyond.unwrap_or(NONE), rx);
         chain.extend(right);
         for w in chain.windows(2) {
             self.push_neighbours(w[0], w[1]);
