@@ -266,11 +266,9 @@ impl Plane {
         self.points.contains(u as usize)
     }
 
-    /// The largest x of a point in row `y`.
+    /// The largest x of a point in row `y`, which the row tree keeps.
     fn last_in_row(&self, y: u32) -> Option<u32> {
-        let start = self.id(0, y);
-        let last = self.points.prev((start + self.width - 1) as usize)?;
-        (last >= start).then(|| last - start)
+        self.largest.get(y as usize).checked_sub(1)
     }
 
     /// The point of least x beyond `x` in row `y`, as its x.
@@ -363,9 +361,14 @@ impl Plane {
     fn remove(&mut self, u: u32) {
         let (x, y) = self.xy(u);
         self.points.remove(u as usize);
-        // Only the row's last point changes its largest x.
+        // Only the row's last point changes its largest x: to that of the point before it.
         if x + 1 == self.largest.get(y as usize) {
-            self.update_row(y);
+            let start = self.id(0, y);
+            let before = match (x > 0).then(|| self.points.prev(u as usize - 1)) {
+                Some(Some(p)) if p >= start => p - start + 1,
+                _ => 0,
+            };
+            self.largest.set(y as usize, before);
         }
         self.len -= 1;
         if self.is_maximal(u) {
@@ -405,11 +408,6 @@ impl Plane {
             self.push_neighbours(w[0], w[1]);
         }
         self.chain = chain;
-    }
-
-    fn update_row(&mut self, y: u32) {
-        let value = self.last_in_row(y).map_or(0, |x| x + 1);
-        self.largest.set(y as usize, value);
     }
 }
 
