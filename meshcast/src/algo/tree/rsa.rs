@@ -627,20 +627,17 @@ impl RowMax {
         }
         let mut i = from + self.size;
         while self.tree[i] < v {
-            while i % 2 == 1 {
-                i /= 2;
-            }
+            // Up past the right children, then to the right sibling.
+            i >>= i.trailing_ones();
             if i == 0 {
                 return None;
             }
             i += 1;
         }
+        // Down, left if the left child holds one: a choice made without a branch, which the
+        // predictor would miss about every other level.
         while i < self.size {
-            i = if self.tree[2 * i] >= v {
-                2 * i
-            } else {
-                2 * i + 1
-            };
+            i = 2 * i + usize::from(self.tree[2 * i] < v);
         }
         Some(i - self.size)
     }
@@ -654,20 +651,14 @@ impl RowMax {
         }
         let mut i = to - 1 + self.size;
         while self.tree[i] < v {
-            while i % 2 == 0 {
-                i /= 2;
-            }
+            i >>= i.trailing_zeros();
             if i == 1 {
                 return None;
             }
             i -= 1;
         }
         while i < self.size {
-            i = if self.tree[2 * i + 1] >= v {
-                2 * i + 1
-            } else {
-                2 * i
-            };
+            i = 2 * i + usize::from(self.tree[2 * i + 1] >= v);
         }
         Some(i - self.size)
     }
