@@ -374,15 +374,19 @@ impl Forest {
     }
 
     /// The children of a node of the pruned trees, from its [`Forest::first_child`] on, in port
-    /// order — the stem children first if `stem_first`, then by dimension, increasing direction
+    /// order — the stem children first if `STEM_FIRST`, then by dimension, increasing direction
     /// first — each as its own first child and the port of the step to it ([`port`]). Read from
     /// the child lists pruning left: no grid neighbour and no coordinate is looked at, and the
     /// listing, which keeps each child's first child until it reaches it, reads every node's
     /// record once.
-    pub(crate) fn children(&self, first: u32, stem_first: bool, mut child: impl FnMut(u32, usize)) {
+    pub(crate) fn children<const STEM_FIRST: bool>(
+        &self,
+        first: u32,
+        mut child: impl FnMut(u32, usize),
+    ) {
         let nodes = &self.scratch.nodes.0;
         for pass in [true, false] {
-            if pass && !stem_first {
+            if pass && !STEM_FIRST {
                 continue;
             }
             let mut k = first;
@@ -394,7 +398,7 @@ impl Forest {
                 if port == NO_PORT as usize {
                     break;
                 }
-                if !stem_first || node.on_stem() == pass {
+                if !STEM_FIRST || node.on_stem() == pass {
                     child(node.first(), port);
                 }
                 k = node.next();
@@ -1023,7 +1027,7 @@ mod tests {
         let first = forest.first_child(0);
         let (mut queue, mut out) = (std::collections::VecDeque::from([(first, 0)]), vec![]);
         while let Some((first, v)) = queue.pop_front() {
-            forest.children(first, false, |k, port| {
+            forest.children::<false>(first, |k, port| {
                 let t = grid.stride(port / 2);
                 let w = if port % 2 == 0 { v + t } else { v - t };
                 out.push((v, w));

@@ -241,7 +241,13 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
     let (source, dests) = (request.source(), request.destinations());
     let zones = Zones::new(request.shape(), source);
     let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
-    let (mut to, source_sends) = list(&forest, &plan_zones, &zones.whole, algo.stem_first(), links);
+    // The listing compiled once for each port order, so that the usual one tests no stem flag.
+    let list = if algo.stem_first() {
+        list::<true>
+    } else {
+        list::<false>
+    };
+    let (mut to, source_sends) = list(&forest, &plan_zones, &zones.whole, links);
     drop(forest);
     let from = senders(source, source_sends, &mut to);
     Plan::tree(source, dests.to_vec(), from, to)
@@ -367,11 +373,10 @@ struct Step {
 /// (4 more per link) are written once the forest is gone.
 // Not inlined: see `lift`.
 #[inline(never)]
-fn list(
+fn list<const STEM_FIRST: bool>(
     forest: &Forest,
     zones: &[PlanZone],
     whole: &Grid,
-    stem_first: bool,
     links: usize,
 ) -> (Vec<u32>, u32) {
     let mut to = Vec::with_capacity(links);
@@ -388,7 +393,7 @@ fn list(
             }
         }
         if first != NO_LINK {
-            forest.children(first, stem_first, |first, port| {
+            forest.children::<STEM_FIRST>(first, |first, port| {
                 let id = z.step(whole, id, port);
                 waiting.push(Wait {
                     id,

@@ -323,7 +323,8 @@ impl Plane {
 
     /// A dominated point `r`: its best merge is with its dominator of least id.
     fn push_dominated(&mut self, r: u32) {
-        self.heap.push(u64::from(self.norm(r)) << 32 | u64::from(!r));
+        self.heap
+            .push(u64::from(self.norm(r)) << 32 | u64::from(!r));
     }
 
     /// Staircase neighbours (`left` has the smaller x): `right` has the smaller id.
