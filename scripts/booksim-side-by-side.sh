@@ -8,7 +8,9 @@
 #   BOOKSIM   a BookSim2 binary (github.com/booksim/booksim2, built with its own Makefile)
 #   MESHCAST  defaults to target/release/meshcast (cargo build --release first)
 #
-# Run it on an otherwise idle machine: the two simulators are timed one after the other.
+# Run it on an otherwise idle machine: the two simulators are timed one after the other, both on
+# the same CPU (CPU 0, or $SIDE_BY_SIDE_CPU; `taskset`, where there is one), since the CPUs of a
+# shared machine may run at different speeds.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -57,11 +59,17 @@ sample_period = $3;
 EOF
 }
 
+# Both simulators on one CPU (taskset replaces itself with the command it runs).
+pin=()
+if command -v taskset >/dev/null; then
+  pin=(taskset -c "${SIDE_BY_SIDE_CPU:-0}")
+fi
+
 # CPU seconds (user + system) of the command, its output to FILE.
 cpu() { # FILE COMMAND...
   local out=$1
   shift
-  /usr/bin/time -f '%U %S' -o "$work/time" "$@" >"$out" 2>&1 || true
+  /usr/bin/time -f '%U %S' -o "$work/time" ${pin[@]+"${pin[@]}"} "$@" >"$out" 2>&1 || true
   tail -n 1 "$work/time" | awk '{ printf "%.2f", $1 + $2 }'
 }
 
