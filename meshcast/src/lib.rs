@@ -97,6 +97,7 @@ pub mod eval;
 pub mod evaluation;
 pub mod exact;
 pub mod experiment;
+mod hint;
 pub mod plan;
 pub mod route;
 pub mod schedule;

@@ -394,6 +394,7 @@ fn list<const STEM_FIRST: bool>(
         }
         if first != NO_LINK {
             forest.children::<STEM_FIRST>(first, |first, port| {
+                forest.prefetch(first);
                 let id = z.step(whole, id, port);
                 waiting.push(Wait {
                     id,

@@ -27,13 +27,13 @@
 //! ring as a whole when the ring empties, so a long queue costs one cache miss in the arena per
 //! block, not per packet. A hop allocates nothing. A step touches far more queue lines than the
 //! caches hold, so [`send`] asks for each active node's lines a few active nodes before it pops
-//! them (a prefetch, the crate's one `unsafe`: a hint that reads nothing), and their misses
-//! overlap instead of coming one after the other.
+//! them ([`prefetch`]), and their misses overlap instead of coming one after the other.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use super::engine::{PacketId, Travel};
+use crate::hint::prefetch;
 
 /// No entry (end of a queue, an empty queue).
 const NIL: u32 = u32::MAX;
@@ -554,21 +554,6 @@ pub(super) fn store<T>(items: &mut Vec<T>, free: &mut Vec<u32>, item: T) -> u32 
             items.len() as u32 - 1
         }
     }
-}
-
-/// Asks the processor to bring `item`'s cache line in, without waiting for it (elsewhere than
-/// on x86-64: nothing).
-#[inline(always)]
-fn prefetch<T>(item: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot fault,
-    // and the address is that of a live reference.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = item;
 }
 
 /// Bits `start..start + 64` of the bitset of direction `dir` in `words` (per word of nodes one
