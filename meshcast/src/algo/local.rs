@@ -867,7 +867,7 @@ impl Picker {
 
 /// `order` sorted stably by `coord`, whose values are below `extent`: by counting when there
 /// are no more values than entries, otherwise by a stable comparison sort.
-fn stably_by(order: &[u32], extent: u32, coord: impl Fn(u32) -> u32) -> Vec<u32> {
+pub(crate) fn stably_by(order: &[u32], extent: u32, coord: impl Fn(u32) -> u32) -> Vec<u32> {
     if extent as usize > order.len() {
         let mut sorted = order.to_vec();
         sorted.sort_by_key(|&k| coord(k));

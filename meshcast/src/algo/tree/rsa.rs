@@ -38,7 +38,7 @@
 
 use std::collections::BinaryHeap;
 
-use crate::algo::local::{bit, key_order, Divisor, Grid, LocalTree, NONE};
+use crate::algo::local::{bit, key_order, stably_by, Divisor, Grid, LocalTree, NONE};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// The RSA heuristic of Rao, Sadayappan, Hwang and Shor.
@@ -54,31 +54,41 @@ impl ZoneAlgorithm for Rsa {
         };
         // A point's meet lies nearer the origin, so joining nearest first finds every meet
         // already in the tree: the links by the child's distance, then its id (every point is a
-        // child once at most), sorted by radix.
-        let keys: Vec<u32> = links
-            .iter()
-            .flat_map(|&(child, _)| order_key(&tree.grid, child))
-            .collect();
-        for k in key_order(&keys, 2) {
+        // child once at most).
+        for k in link_order(&tree.grid, &links) {
             let (child, parent) = links[k as usize];
             tree.connect(parent, child);
         }
     }
 }
 
-/// The key of point `u` in the order of [`Rsa::grow`]'s links: its distance from the origin,
-/// then its id. In a plane of width `w`, the point at distance `n` and height `y` has the id
-/// `n − y + y·w`, so its height orders the ids at one distance: the shorter key `(n, y)`, which
-/// sorts in fewer radix passes, gives the same order.
-fn order_key(grid: &Grid, u: u32) -> [u32; 2] {
-    match grid.rank() {
-        1 => [u, 0],
-        2 => {
-            let y = grid.coord(u, 1);
-            [u - y * grid.stride(1) + y, y]
-        }
-        _ => [grid.norm(u), u],
+/// The order of `links` by their child's distance from the origin, then its id. In a plane of
+/// width `w`, the point at distance `n` and height `y` has the id `n − y + y·w`, so its height
+/// orders the ids at one distance: two stable counting passes, by height and then by distance,
+/// give the order. In more dimensions, the radix sort of (distance, id).
+fn link_order(grid: &Grid, links: &[(u32, u32)]) -> Vec<u32> {
+    if grid.rank() > 2 {
+        let keys: Vec<u32> = links
+            .iter()
+            .flat_map(|&(child, _)| [grid.norm(child), child])
+            .collect();
+        return key_order(&keys, 2);
     }
+    let (height, plane) = if grid.rank() == 2 {
+        (grid.extent(1), grid.stride(1))
+    } else {
+        (1, 0)
+    };
+    let (distance, y): (Vec<u32>, Vec<u32>) = links
+        .iter()
+        .map(|&(child, _)| {
+            let y = if height > 1 { grid.coord(child, 1) } else { 0 };
+            (child - y * plane + y, y)
+        })
+        .unzip();
+    let all: Vec<u32> = (0..links.len() as u32).collect();
+    let by_y = stably_by(&all, height, |k| y[k as usize]);
+    stably_by(&by_y, grid.extent(0) + height - 1, |k| distance[k as usize])
 }
 
 /// Run the merging loop on the origin and `dests` in any dimension; returns every point merged
