@@ -141,6 +141,13 @@ impl Buffers {
             count: 0,
             front: 0,
         };
+        let (queues, queue) = match release {
+            VcRelease::TailSent => (
+                vec![Queue::default(); count],
+                vec![NONE; count * (size as usize + 1)],
+            ),
+            VcRelease::TailLeft => (Vec::new(), Vec::new()),
+        };
         Buffers {
             size,
             release,
@@ -154,14 +161,8 @@ impl Buffers {
                 mask: size.next_power_of_two() - 1,
                 pipeline: u64::from(pipeline),
             },
-            queues: match release {
-                VcRelease::TailSent => vec![Queue::default(); count],
-                VcRelease::TailLeft => Vec::new(),
-            },
-            queue: match release {
-                VcRelease::TailSent => vec![NONE; count * (size as usize + 1)],
-                VcRelease::TailLeft => Vec::new(),
-            },
+            queues,
+            queue,
         }
     }
 
