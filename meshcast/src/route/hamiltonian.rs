@@ -114,26 +114,35 @@ impl Labelling for Snake<'_> {
 /// `u == v` or either is not on the path.
 pub fn next_hop<P: Labelling + ?Sized>(path: &P, u: Node, v: Node) -> Option<Node> {
     let (lu, lv) = (path.position(u)?, path.position(v)?);
+    step(path, u, lu, lv).map(|(w, _)| w)
+}
+
+/// [`next_hop`] from `u` at label `lu` towards label `lv`, with the label of the hop.
+fn step<P: Labelling + ?Sized>(path: &P, u: Node, lu: u32, lv: u32) -> Option<(Node, u32)> {
     let on_path = path
         .shape()
         .links_from(u)
         .filter_map(|(_, w)| path.position(w).map(|lw| (lw, w)));
-    if lv > lu {
+    let best = if lv > lu {
         on_path
             .filter(|&(lw, _)| lu < lw && lw <= lv)
             .max_by_key(|&(lw, _)| lw)
-            .map(|(_, w)| w)
     } else {
         on_path
             .filter(|&(lw, _)| lv <= lw && lw < lu)
             .min_by_key(|&(lw, _)| lw)
-            .map(|(_, w)| w)
-    }
+    };
+    best.map(|(lw, w)| (w, lw))
 }
 
 /// The whole route from `u` to `v` by [`next_hop`]: the nodes after `u`, ending with `v`.
 pub fn route<P: Labelling + ?Sized>(path: &P, u: Node, v: Node) -> Route<'_, P> {
-    Route { path, at: u, to: v }
+    Route {
+        path,
+        at: u,
+        to: v,
+        labels: path.position(u).zip(path.position(v)),
+    }
 }
 
 /// The nodes of a route, in order; see [`route`].
@@ -142,6 +151,8 @@ pub struct Route<'a, P: ?Sized> {
     path: &'a P,
     at: Node,
     to: Node,
+    /// The labels of `at` and `to`, carried from hop to hop (none: either is off the path).
+    labels: Option<(u32, u32)>,
 }
 
 impl<P: Labelling + ?Sized> Iterator for Route<'_, P> {
@@ -151,8 +162,10 @@ impl<P: Labelling + ?Sized> Iterator for Route<'_, P> {
         if self.at == self.to {
             return None;
         }
-        let w = next_hop(self.path, self.at, self.to)?;
+        let (lu, lv) = self.labels?;
+        let (w, lw) = step(self.path, self.at, lu, lv)?;
         self.at = w;
+        self.labels = Some((lw, lv));
         Some(w)
     }
 }
