@@ -119,18 +119,20 @@ impl<'a> Zones<'a> {
         }
     }
 
-    /// The zone of global coordinates `g` and the local coordinates inside it.
-    pub(crate) fn locate(&self, g: &[u32]) -> (u32, Vec<u32>) {
-        let mut local = vec![0; g.len()];
-        (self.locate_into(g, &mut local), local)
+    /// The shape the zones divide.
+    pub(crate) fn shape(&self) -> &'a Shape {
+        self.shape
     }
 
-    /// The zone of global coordinates `g`; its local coordinates go to `local`.
-    fn locate_into(&self, g: &[u32], local: &mut [u32]) -> u32 {
+    /// The zone of `node`; its local coordinates in it go to `local` (one per dimension).
+    #[inline]
+    pub(crate) fn locate(&self, node: Node, local: &mut [u32]) -> u32 {
+        self.whole.coords_into(node.0, local);
         let torus = self.shape.kind() == Kind::Torus;
         let sides = self.shape.dims().iter().zip(&self.source).zip(&self.pos);
         let mut zone = 0u32;
-        for (i, ((&x, l), ((&k, &s), &pos))) in g.iter().zip(local).zip(sides).enumerate() {
+        for (i, (l, ((&k, &s), &pos))) in local.iter_mut().zip(sides).enumerate() {
+            let x = *l;
             // On a torus, (x − s) mod k: x + k − s lies in [1, 2k − 1]. In a mesh, a coordinate
             // below the source's wraps to a delta past the positive side.
             let delta = if torus && x < s {
@@ -268,14 +270,10 @@ fn grow_zones(
     let n = shape.rank();
     // Every destination's zone and local coordinates; grouped by zone, request order within one.
     let mut local = vec![0; dests.len() * n];
-    let mut g = vec![0; n];
     let mut by_zone: Vec<(u32, usize)> = dests
         .iter()
         .enumerate()
-        .map(|(k, &d)| {
-            zones.whole.coords_into(d.0, &mut g);
-            (zones.locate_into(&g, &mut local[k * n..(k + 1) * n]), k)
-        })
+        .map(|(k, &d)| (zones.locate(d, &mut local[k * n..(k + 1) * n]), k))
         .collect();
     by_zone.sort_by_key(|&(zone, _)| zone);
     let groups: Vec<&[(u32, usize)]> = by_zone.chunk_by(|a, b| a.0 == b.0).collect();
@@ -503,6 +501,13 @@ impl Waiting {
 mod tests {
     use super::*;
 
+    /// The zone of the node at global coordinates `g` and its local coordinates.
+    fn locate(z: &Zones, g: &[u32]) -> (u32, Vec<u32>) {
+        let mut local = vec![0; g.len()];
+        let node = z.shape.node(g).unwrap();
+        (z.locate(node, &mut local), local)
+    }
+
     #[test]
     fn torus_zones_follow_the_papers_tables() {
         let s: Shape = "torus:5x5x5".parse().unwrap();
@@ -511,11 +516,11 @@ mod tests {
         assert_eq!(z.extents(0b001), vec![2, 3, 3]);
         assert_eq!(s.coords(z.origin(0b001)), vec![4, 0, 0]);
         assert_eq!(s.coords(z.origin(0b111)), vec![4, 4, 4]);
-        assert_eq!(z.locate(&[3, 1, 0]), (0b001, vec![1, 1, 0]));
+        assert_eq!(locate(&z, &[3, 1, 0]), (0b001, vec![1, 1, 0]));
         let s: Shape = "torus:5x4".parse().unwrap();
         let z = Zones::new(&s, s.node(&[3, 1]).unwrap());
         for n in s.nodes() {
-            let (zone, local) = z.locate(&s.coords(n));
+            let (zone, local) = locate(&z, &s.coords(n));
             assert!(local.iter().zip(z.extents(zone)).all(|(&l, e)| l < e));
             assert_eq!(z.global(zone, &local), n);
         }
@@ -525,12 +530,12 @@ mod tests {
     fn mesh_zones_split_at_the_source() {
         let s: Shape = "mesh:7x6".parse().unwrap();
         let z = Zones::new(&s, s.node(&[3, 4]).unwrap());
-        assert_eq!(z.locate(&[1, 2]), (0b11, vec![1, 1]));
-        assert_eq!(z.locate(&[3, 5]), (0b00, vec![0, 1]));
+        assert_eq!(locate(&z, &[1, 2]), (0b11, vec![1, 1]));
+        assert_eq!(locate(&z, &[3, 5]), (0b00, vec![0, 1]));
         assert_eq!(s.coords(z.origin(0b01)), vec![2, 4]);
         assert_eq!(z.extents(0b11), vec![3, 4]);
         for n in s.nodes() {
-            let (zone, local) = z.locate(&s.coords(n));
+            let (zone, local) = locate(&z, &s.coords(n));
             assert_eq!(z.global(zone, &local), n);
         }
     }

@@ -19,7 +19,12 @@
 //! destinations in label order by `R` on that path's labels: never leaving the base path, never
 //! against its order.
 //!
-//! Complexity: O(N) for the partition (Proposition 3.3.2), O(1) per hop of the worms.
+//! Complexity: O(m + n) for the partition, against the paper's O(N) (Proposition 3.3.2): each
+//! path is kept as one stretch per line it covers (a row of X, a column of Y), and a node's
+//! position is found from its coordinates and its line's stretch, with nothing stored per node
+//! — a plan's work is its worms' hops, not the mesh (issue 14). The tests check the stretches
+//! node for node against the paper's walk, one node at a time, on every mesh up to 40×40.
+//! O(1) per hop of the worms.
 //!
 //! Choices. Algorithm 3.3.1 runs X first (step 2 before step 3); Example 3.3.1's narrative
 //! starts with Y. We follow the algorithm. On the example's square mesh the two are mirror
@@ -45,6 +50,7 @@
 use std::collections::BTreeMap;
 
 use super::push_worm;
+use crate::algo::local::Divisor;
 use crate::algo::reduce::{feeder, Zones};
 use crate::algo::{Algorithm, Request};
 use crate::plan::{Plan, PlanKind};
@@ -62,23 +68,30 @@ impl Algorithm for XyPath {
         let zones = Zones::new(shape, source);
         let mut by_zone: BTreeMap<u32, Vec<Node>> = BTreeMap::new();
         for &d in request.destinations() {
-            let (zone, _) = zones.locate(&shape.coords(d));
+            let zone = zones.locate(d, &mut [0; 2]);
             by_zone.entry(zone).or_default().push(d);
         }
-        let mut base = [BasePath::new(shape), BasePath::new(shape)];
+        let mut base = BasePaths::new(&zones);
         let mut plan = Plan::new(PlanKind::Path, source, request.destinations().to_vec());
         for (&zone, dests) in &by_zone {
-            let ext = zones.extents(zone);
-            for (path, nodes) in base.iter_mut().zip(partition([ext[0], ext[1]])) {
-                path.extend(nodes.iter().map(|&c| zones.global(zone, &c)));
+            base.add(zone);
+            let paths = [base.path(0), base.path(1)];
+            // Each destination by its position on its path (X for the corner, which is on
+            // both), each path's in path order: the positions on one path are distinct.
+            let mut on: [Vec<(u32, Node)>; 2] = Default::default();
+            for &d in dests {
+                let (axis, position) = paths
+                    .iter()
+                    .enumerate()
+                    .find_map(|(axis, path)| Some((axis, path.position(d)?)))
+                    .expect("the two paths cover the submesh");
+                on[axis].push((position, d));
             }
-            let (mut on_x, mut on_y): (Vec<Node>, Vec<Node>) =
-                dests.iter().partition(|&&d| base[0].position(d).is_some());
-            on_x.sort_by_key(|&d| base[0].position(d));
-            on_y.sort_by_key(|&d| base[1].position(d));
             let via = corner_route(&zones, zone);
-            for (path, part) in base.iter().zip([on_x, on_y]) {
+            for (path, mut part) in paths.iter().zip(on) {
                 if !part.is_empty() {
+                    part.sort_unstable();
+                    let part: Vec<Node> = part.into_iter().map(|(_, d)| d).collect();
                     push_worm(&mut plan, path, source, &via, &part);
                 }
             }
@@ -100,62 +113,169 @@ fn corner_route(zones: &Zones, zone: u32) -> Vec<Node> {
     chain
 }
 
-/// A base path (X or Y) of every submesh routed so far: each node's position, submeshes in
-/// disjoint label ranges so `R` never steps from one submesh's path onto another's.
-struct BasePath<'a> {
-    shape: &'a Shape,
-    label: Vec<u32>,
-    next: u32,
+/// The base paths X and Y of every submesh routed so far: each submesh's partition, its
+/// positions on each path numbered after those of the submeshes routed before it — disjoint
+/// label ranges, so `R` never steps from one submesh's path onto another's, and a node of a
+/// submesh not routed yet is on neither path.
+struct BasePaths<'a> {
+    zones: &'a Zones<'a>,
+    /// The mesh's width: a node's row without a division.
+    width: Divisor,
+    routed: Vec<Routed>,
+    /// The first position of the next submesh on X and on Y.
+    next: [u32; 2],
 }
 
-const OFF_PATH: u32 = u32::MAX;
+/// A submesh of [`BasePaths`]: where it lies — its corner (the local origin) in global
+/// coordinates, whether each local axis runs up the global one, its extents — its partition,
+/// and the position of its corner on X and on Y.
+struct Routed {
+    corner: [u32; 2],
+    up: [bool; 2],
+    ext: [u32; 2],
+    partition: Partition,
+    first: [u32; 2],
+}
 
-impl<'a> BasePath<'a> {
-    fn new(shape: &'a Shape) -> BasePath<'a> {
-        BasePath {
-            shape,
-            label: vec![OFF_PATH; shape.len()],
-            next: 0,
+impl Routed {
+    /// The local coordinates of global coordinates `g`, if the submesh holds them.
+    fn local(&self, g: [u32; 2]) -> Option<[u32; 2]> {
+        let l = [0, 1].map(|i| {
+            if self.up[i] {
+                g[i].wrapping_sub(self.corner[i])
+            } else {
+                self.corner[i].wrapping_sub(g[i])
+            }
+        });
+        (l[0] < self.ext[0] && l[1] < self.ext[1]).then_some(l)
+    }
+}
+
+impl<'a> BasePaths<'a> {
+    fn new(zones: &'a Zones<'a>) -> BasePaths<'a> {
+        BasePaths {
+            zones,
+            width: Divisor::new(zones.shape().dims()[0]),
+            routed: Vec::new(),
+            next: [0; 2],
         }
     }
 
-    /// Append a path of one submesh, in order.
-    fn extend(&mut self, nodes: impl Iterator<Item = Node>) {
-        for node in nodes {
-            self.label[node.index()] = self.next;
-            self.next += 1;
+    /// Append the paths of `zone`'s submesh.
+    fn add(&mut self, zone: u32) {
+        let shape = self.zones.shape();
+        let (ext, corner) = (self.zones.extents(zone), self.zones.origin(zone));
+        let ext = [ext[0], ext[1]];
+        let partition = partition(ext);
+        let first = self.next;
+        for (next, len) in self.next.iter_mut().zip(partition.len) {
+            *next += len;
         }
+        self.routed.push(Routed {
+            corner: [shape.coord(corner, 0), shape.coord(corner, 1)],
+            up: [0, 1].map(|i| zone >> i & 1 == 0),
+            ext,
+            partition,
+            first,
+        });
     }
+
+    /// Path X (`axis` 0) or Y (1).
+    fn path(&self, axis: usize) -> BasePath<'_> {
+        BasePath { paths: self, axis }
+    }
+}
+
+/// Base path X or Y of [`BasePaths`], as the labelling `R` routes on.
+#[derive(Clone, Copy)]
+struct BasePath<'a> {
+    paths: &'a BasePaths<'a>,
+    axis: usize,
 }
 
 impl Labelling for BasePath<'_> {
     fn shape(&self) -> &Shape {
-        self.shape
+        self.paths.zones.shape()
     }
 
+    /// Found from the node's coordinates and the submeshes' lines: O(1), with nothing stored
+    /// per node.
     fn position(&self, node: Node) -> Option<u32> {
-        Some(self.label[node.index()]).filter(|&l| l != OFF_PATH)
+        let y = self.paths.width.div(node.0);
+        let g = [node.0 - y * self.shape().dims()[0], y];
+        let (routed, local) = self
+            .paths
+            .routed
+            .iter()
+            .find_map(|r| r.local(g).map(|l| (r, l)))?;
+        let position = routed.partition.position(self.axis, local)?;
+        Some(routed.first[self.axis] + position)
     }
 }
 
-/// Algorithm 3.3.1 on an `m × n` mesh (`ext = [m, n]`) with the source at (0,0): the nodes of
-/// path X and of path Y in path order, as local coordinates; both start at (0,0).
-fn partition(ext: [u32; 2]) -> [Vec<[u32; 2]>; 2] {
-    let mut taken = vec![false; (ext[0] * ext[1]) as usize];
-    taken[0] = true;
+/// Algorithm 3.3.1 on an `m × n` mesh with the source at (0,0), line by line: path X lies along
+/// rows and has one stretch in each of the rows 0, 1, … it reaches, path Y one in each of the
+/// columns 0, 1, …; both start at (0,0). The two paths have `len` nodes each, (0,0) counted in
+/// both.
+struct Partition {
+    lines: [Vec<Line>; 2],
+    len: [u32; 2],
+}
+
+/// A path's stretch of one line: the position on the path of its node at coordinate `from`
+/// along the line, and the coordinate `to` of its last node (below `from` when the stretch runs
+/// backwards).
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    first: u32,
+    from: u32,
+    to: u32,
+}
+
+impl Line {
+    /// The position of the node at coordinate `t` along the line, if the stretch holds it.
+    fn position(self, t: u32) -> Option<u32> {
+        let (lo, hi) = (self.from.min(self.to), self.from.max(self.to));
+        (lo..=hi)
+            .contains(&t)
+            .then(|| self.first + t.abs_diff(self.from))
+    }
+}
+
+impl Partition {
+    /// The position of the node at local coordinates `c` on path X (`axis` 0) or Y (1), if it
+    /// lies on it.
+    fn position(&self, axis: usize, c: [u32; 2]) -> Option<u32> {
+        self.lines[axis]
+            .get(c[1 - axis] as usize)?
+            .position(c[axis])
+    }
+}
+
+/// Algorithm 3.3.1 on an `m × n` mesh (`ext = [m, n]`) with the source at (0,0), in O(m + n)
+/// instead of the paper's O(N) (Proposition 3.3.2): the steps are the algorithm's, but a path
+/// runs straight to the end of its line in one step, since the free nodes form a rectangle —
+/// the nodes at or beyond `free` in both dimensions, less the source — and no hand-over can
+/// happen mid-line (only at the far boundary). Each path bumps the other's bound: X's rows
+/// raise `free[1]`, Y's columns `free[0]`. The tests check it node for node against the walk
+/// one node at a time, as the paper states it.
+fn partition(ext: [u32; 2]) -> Partition {
     let mut walkers = [Walker::new(0), Walker::new(1)];
+    let mut free = [0; 2];
     let mut turn = 0;
     while !(walkers[0].done && walkers[1].done) {
         let (me, other) = (&walkers[turn], &walkers[1 - turn]);
-        let hand_over =
-            !other.done && me.at_far_boundary(ext) && me.nodes.len() > other.nodes.len();
+        let hand_over = !other.done && me.at_far_boundary(ext) && me.len > other.len;
         if me.done || hand_over {
             turn = 1 - turn;
         } else {
-            walkers[turn].advance(ext, &mut taken);
+            walkers[turn].advance(ext, &mut free);
         }
     }
-    walkers.map(|w| w.nodes)
+    Partition {
+        len: walkers.each_ref().map(|w| w.len),
+        lines: walkers.map(|w| w.lines),
+    }
 }
 
 /// One of the two paths of the partition while it grows: X runs along `axis` 0 (rows), Y along
@@ -163,7 +283,9 @@ fn partition(ext: [u32; 2]) -> [Vec<[u32; 2]>; 2] {
 struct Walker {
     axis: usize,
     forward: bool,
-    nodes: Vec<[u32; 2]>,
+    at: [u32; 2],
+    lines: Vec<Line>,
+    len: u32,
     done: bool,
 }
 
@@ -172,55 +294,54 @@ impl Walker {
         Walker {
             axis,
             forward: true,
-            nodes: vec![[0, 0]],
+            at: [0, 0],
+            lines: vec![Line {
+                first: 0,
+                from: 0,
+                to: 0,
+            }],
+            len: 1,
             done: false,
         }
-    }
-
-    fn at(&self) -> [u32; 2] {
-        self.nodes[self.nodes.len() - 1]
     }
 
     /// At the far end of a line it ran along forwards ("x(v) = m−1 and v is the last node of
     /// its row", Algorithm 3.3.1 step 2(a); for Y, `y(v) = n−1`).
     fn at_far_boundary(&self, ext: [u32; 2]) -> bool {
-        self.forward && self.at()[self.axis] == ext[self.axis] - 1
+        self.forward && self.at[self.axis] == ext[self.axis] - 1
     }
 
-    /// Step 2(a)–(b): the next node straight on, else a U-turn into the next line; done if
-    /// neither is free.
-    fn advance(&mut self, ext: [u32; 2], taken: &mut [bool]) {
-        let index = |c: [u32; 2]| (c[1] * ext[0] + c[0]) as usize;
+    /// Step 2(a)–(b): straight on to the end of the free part of the line, else a U-turn into
+    /// the next line; done if neither is free. Along its own line only the other path's bound
+    /// (`free[axis]`) and the source can block it; the U-turn's node must lie in the rectangle.
+    fn advance(&mut self, ext: [u32; 2], free: &mut [u32; 2]) {
         let (a, b) = (self.axis, 1 - self.axis);
-        let at = self.at();
-        let moved = |d: usize, x: u32| {
-            let mut c = at;
-            c[d] = x;
-            c
-        };
-        let ahead = if self.forward {
-            Some(at[a] + 1).filter(|&x| x < ext[a])
+        let (t, line) = (self.at[a], self.at[b]);
+        let end = if self.forward {
+            Some(ext[a] - 1).filter(|&end| t < end && t + 1 >= free[a])
         } else {
-            at[a].checked_sub(1)
+            // The source closes line 0 at coordinate 0.
+            let low = free[a].max(u32::from(line == 0));
+            Some(low).filter(|&low| t > low)
         };
-        let straight = ahead.map(|x| moved(a, x)).filter(|&c| !taken[index(c)]);
-        let turned = Some(at[b] + 1)
-            .filter(|&y| y < ext[b])
-            .map(|y| moved(b, y))
-            .filter(|&c| !taken[index(c)]);
-        let next = match (straight, turned) {
-            (Some(c), _) => c,
-            (None, Some(c)) => {
-                self.forward = !self.forward;
-                c
-            }
-            (None, None) => {
-                self.done = true;
-                return;
-            }
-        };
-        taken[index(next)] = true;
-        self.nodes.push(next);
+        if let Some(end) = end {
+            self.lines[line as usize].to = end;
+            self.len += end.abs_diff(t);
+            self.at[a] = end;
+        } else if line + 1 < ext[b] && t >= free[a] && line + 1 >= free[b] {
+            self.lines.push(Line {
+                first: self.len,
+                from: t,
+                to: t,
+            });
+            self.len += 1;
+            self.at[b] = line + 1;
+            self.forward = !self.forward;
+        } else {
+            self.done = true;
+            return;
+        }
+        free[b] = free[b].max(self.at[b] + 1);
     }
 }
 
@@ -228,12 +349,105 @@ impl Walker {
 mod tests {
     use super::*;
 
+    /// Algorithm 3.3.1 as the paper states it, one node at a time: the nodes of path X and of
+    /// path Y in path order, as local coordinates; both start at (0,0).
+    fn walk(ext: [u32; 2]) -> [Vec<[u32; 2]>; 2] {
+        let mut taken = vec![false; (ext[0] * ext[1]) as usize];
+        taken[0] = true;
+        let mut paths = [vec![[0, 0]], vec![[0, 0]]];
+        let mut forward = [true; 2];
+        let mut done = [false; 2];
+        let mut turn = 0;
+        while !(done[0] && done[1]) {
+            let (a, b) = (turn, 1 - turn);
+            let at = *paths[a].last().expect("a path starts at the source");
+            let far = forward[a] && at[a] == ext[a] - 1;
+            if done[a] || (!done[b] && far && paths[a].len() > paths[b].len()) {
+                turn = b;
+                continue;
+            }
+            let index = |c: [u32; 2]| (c[1] * ext[0] + c[0]) as usize;
+            let moved = |d: usize, x: u32| {
+                let mut c = at;
+                c[d] = x;
+                c
+            };
+            let ahead = if forward[a] {
+                Some(at[a] + 1).filter(|&x| x < ext[a])
+            } else {
+                at[a].checked_sub(1)
+            };
+            let straight = ahead.map(|x| moved(a, x)).filter(|&c| !taken[index(c)]);
+            let turned = Some(at[b] + 1)
+                .filter(|&y| y < ext[b])
+                .map(|y| moved(b, y))
+                .filter(|&c| !taken[index(c)]);
+            let next = match (straight, turned) {
+                (Some(c), _) => c,
+                (None, Some(c)) => {
+                    forward[a] = !forward[a];
+                    c
+                }
+                (None, None) => {
+                    done[a] = true;
+                    continue;
+                }
+            };
+            taken[index(next)] = true;
+            paths[a].push(next);
+        }
+        paths
+    }
+
+    /// The nodes of the partition's paths in path order, line by line.
+    fn nodes(partition: &Partition) -> [Vec<[u32; 2]>; 2] {
+        [0, 1].map(|axis| {
+            let mut out = Vec::new();
+            for (line, l) in partition.lines[axis].iter().enumerate() {
+                let along: Vec<u32> = if l.from <= l.to {
+                    (l.from..=l.to).collect()
+                } else {
+                    (l.to..=l.from).rev().collect()
+                };
+                for t in along {
+                    let mut c = [0; 2];
+                    c[axis] = t;
+                    c[1 - axis] = line as u32;
+                    out.push(c);
+                }
+            }
+            out
+        })
+    }
+
+    /// Line by line is the paper's walk node for node, and every node's position is its place
+    /// on its path.
+    #[test]
+    fn partition_by_lines_is_the_walk_node_by_node() {
+        for m in 1..=40 {
+            for n in 1..=40 {
+                let partition = partition([m, n]);
+                let paths = nodes(&partition);
+                assert_eq!(paths, walk([m, n]), "{m}x{n}");
+                for (axis, path) in paths.iter().enumerate() {
+                    assert_eq!(partition.len[axis] as usize, path.len(), "{m}x{n}");
+                    for (k, &c) in path.iter().enumerate() {
+                        assert_eq!(partition.position(axis, c), Some(k as u32), "{m}x{n}");
+                    }
+                }
+            }
+        }
+        for ext in [[1000, 3], [3, 1000], [257, 256], [256, 257], [100, 170]] {
+            assert_eq!(nodes(&partition(ext)), walk(ext), "{ext:?}");
+        }
+    }
+
     /// Proposition 3.3.1: X and Y are paths, joined only at the source, covering the mesh.
     #[test]
     fn partition_covers_every_mesh_with_two_paths() {
         for m in 1..=8 {
             for n in 1..=8 {
-                let [x, y] = partition([m, n]);
+                let [x, y] = nodes(&partition([m, n]));
                 let mut seen = vec![0; (m * n) as usize];
                 for path in [&x, &y] {
                     assert_eq!(path[0], [0, 0]);
@@ -254,7 +468,7 @@ mod tests {
     /// (1,1), X back along row 1 to (3,1), … — every X run ends where Y's columns begin.
     #[test]
     fn partition_of_the_example_alternates_at_the_boundaries() {
-        let [x, y] = partition([10, 10]);
+        let [x, y] = nodes(&partition([10, 10]));
         assert_eq!(x[9], [9, 0]);
         assert_eq!(
             &x[10..=16],
