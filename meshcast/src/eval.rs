@@ -122,7 +122,15 @@ pub struct Wormhole {
 /// assert_eq!(wormhole_latency(&plan, &s, one), (5 + 20) + 5 + 1 + 20);
 /// ```
 pub fn wormhole_latency(plan: &Plan, shape: &Shape, model: Wormhole) -> u32 {
-    Timeline::wormhole(plan, shape, model).completion(plan)
+    // Timeline::wormhole's completion, without its per-node tables.
+    let busy = model.startup.saturating_add(model.length);
+    switched_completion(
+        plan,
+        shape,
+        model.ports,
+        |_| busy,
+        |_, j| busy.saturating_add(j),
+    )
 }
 
 /// Message-passing steps of a valid plan (seed 001 eq. 2.1.7: `max{n₁, …, n_k}`, `nᵢ` the
@@ -155,7 +163,8 @@ pub fn wormhole_latency(plan: &Plan, shape: &Shape, model: Wormhole) -> u32 {
 /// assert_eq!(message_steps(&plan, &s, Ports::All), 2);
 /// ```
 pub fn message_steps(plan: &Plan, shape: &Shape, ports: Ports) -> u32 {
-    Steps::new(plan, shape, ports).completion(plan)
+    // Steps::new's completion, without its per-node tables.
+    switched_completion(plan, shape, ports, |_| 1, |_, _| 1)
 }
 
 /// When every send starts and every node first holds the message, under one port model.
@@ -396,7 +405,9 @@ pub fn cut_through_latency(plan: &Plan, shape: &Shape, model: CutThrough) -> u32
 }
 
 /// The completion time of `plan` when a send of `n` hops keeps its sender's port busy for
-/// `busy(n)` and the node `j` hops down it holds the message `arrive(n, j)` after it starts.
+/// `busy(n)` and the node `j` hops down it holds the message `arrive(n, j)` after it starts:
+/// [`Playback::of`]'s, played on the thread's [`Tables`] — the work is the plan's, not the
+/// topology's.
 fn switched_completion(
     plan: &Plan,
     shape: &Shape,
@@ -404,21 +415,80 @@ fn switched_completion(
     busy: impl Fn(u32) -> u32,
     arrive: impl Fn(u32, u32) -> u32,
 ) -> u32 {
-    last_destination(&Playback::of(plan, shape, ports, busy, arrive).held, plan)
+    let width = port_width(plan, ports);
+    TABLES.with_borrow_mut(|t| {
+        t.fit(shape.len(), width);
+        play(plan, width, &mut t.held, &mut t.free, busy, arrive, |_| ());
+        let last = last_destination(&t.held, plan);
+        t.clean(plan, width);
+        last
+    })
+}
+
+/// How many ports [`play`] keeps per node: `d` under [`Ports::Multi`]`(d)` and 1 under
+/// [`Ports::One`] — more ports than sends change nothing, so a huge d costs no memory — and
+/// none under [`Ports::All`], where every send starts as soon as its sender holds the message.
+fn port_width(plan: &Plan, ports: Ports) -> usize {
+    ports
+        .count()
+        .map_or(0, |d| d.min(plan.send_count().max(1) as u32) as usize)
+}
+
+/// Per node, when it holds the message and when its [`port_width`] ports free: the tables
+/// [`switched_completion`] plays on, kept per thread from one plan to the next — [`NEVER`] and
+/// 0 everywhere between plans, since a plan sets back the entries it wrote — so that a plan
+/// writes only its own nodes' entries. Tables of [`LARGE_TABLES`] entries or more are given
+/// back after the plan.
+#[derive(Default)]
+struct Tables {
+    held: Vec<u32>,
+    free: Vec<u32>,
+}
+
+/// See [`Tables`]: 128 MB.
+const LARGE_TABLES: usize = 1 << 25;
+
+thread_local! {
+    static TABLES: std::cell::RefCell<Tables> = std::cell::RefCell::default();
+}
+
+impl Tables {
+    /// Room for `nodes` nodes of `width` ports.
+    fn fit(&mut self, nodes: usize, width: usize) {
+        if self.held.len() < nodes {
+            self.held.resize(nodes, NEVER);
+        }
+        if self.free.len() < nodes * width {
+            self.free.resize(nodes * width, 0);
+        }
+    }
+
+    /// Set back the entries `plan` wrote, played with `width` ports per node.
+    fn clean(&mut self, plan: &Plan, width: usize) {
+        if self.held.len() + self.free.len() >= LARGE_TABLES {
+            *self = Tables::default();
+            return;
+        }
+        self.held[plan.source().index()] = NEVER;
+        for send in plan.sends() {
+            let v = send.from.index();
+            self.free[v * width..(v + 1) * width].fill(0);
+            for hop in send.hops {
+                self.held[hop.node().index()] = NEVER;
+            }
+        }
+    }
 }
 
 /// A plan played out under a port model: when every send starts and every node first holds the
-/// message. The one piece of timing every model of this module shares.
+/// message, in tables of its own the size of the topology.
 struct Playback {
     send_start: Vec<u32>,
     held: Vec<u32>,
 }
 
 impl Playback {
-    /// Play a valid `plan`: the source holds the message at 0; a node's sends start in plan
-    /// order, each once the node holds the message and on the port that frees first (under
-    /// all-port, at once); a send of `n` hops keeps its port for `busy(n)`, and the node `j`
-    /// (1-based) hops down it holds the message `arrive(n, j)` after the send starts.
+    /// [`play`] `plan` on new tables.
     fn of(
         plan: &Plan,
         shape: &Shape,
@@ -426,37 +496,53 @@ impl Playback {
         busy: impl Fn(u32) -> u32,
         arrive: impl Fn(u32, u32) -> u32,
     ) -> Playback {
-        // More ports than sends change nothing, so a huge d costs no memory.
-        let width = ports
-            .count()
-            .map_or(0, |d| d.min(plan.send_count().max(1) as u32) as usize);
+        let width = port_width(plan, ports);
         let mut free = vec![0u32; shape.len() * width];
         let mut held = vec![NEVER; shape.len()];
-        held[plan.source().index()] = 0;
-        let send_start = plan
-            .sends()
-            .map(|send| {
-                let v = send.from.index();
-                let hops = send.hops.len() as u32;
-                let port = &mut free[v * width..(v + 1) * width];
-                let start = match port.iter_mut().min() {
-                    Some(first_free) => {
-                        let start = held[v].max(*first_free);
-                        *first_free = start.saturating_add(busy(hops));
-                        start
-                    }
-                    None => held[v],
-                };
-                for (j, hop) in send.hops.iter().enumerate() {
-                    if hop.drop() {
-                        let at = start.saturating_add(arrive(hops, j as u32 + 1));
-                        held[hop.node().index()] = at;
-                    }
-                }
-                start
-            })
-            .collect();
+        let mut send_start = Vec::with_capacity(plan.send_count());
+        play(plan, width, &mut held, &mut free, busy, arrive, |start| {
+            send_start.push(start)
+        });
         Playback { send_start, held }
+    }
+}
+
+/// Play a valid `plan`, the one piece of timing every model of this module shares: the source
+/// holds the message at 0; a node's sends start in plan order, each once the node holds the
+/// message and on the port that frees first (with `width` 0, all-port: at once); a send of `n`
+/// hops keeps its port for `busy(n)`, and the node `j` (1-based) hops down it holds the message
+/// `arrive(n, j)` after the send starts. `held` (per node, [`NEVER`] for every node of the plan
+/// but the source) receives when each node first holds the message, `free` (per node `width`
+/// ports, 0 for the plan's senders) when its ports free, and `started` every send's start.
+fn play(
+    plan: &Plan,
+    width: usize,
+    held: &mut [u32],
+    free: &mut [u32],
+    busy: impl Fn(u32) -> u32,
+    arrive: impl Fn(u32, u32) -> u32,
+    mut started: impl FnMut(u32),
+) {
+    held[plan.source().index()] = 0;
+    for send in plan.sends() {
+        let v = send.from.index();
+        let hops = send.hops.len() as u32;
+        let port = &mut free[v * width..(v + 1) * width];
+        let start = match port.iter_mut().min() {
+            Some(first_free) => {
+                let start = held[v].max(*first_free);
+                *first_free = start.saturating_add(busy(hops));
+                start
+            }
+            None => held[v],
+        };
+        for (j, hop) in send.hops.iter().enumerate() {
+            if hop.drop() {
+                let at = start.saturating_add(arrive(hops, j as u32 + 1));
+                held[hop.node().index()] = at;
+            }
+        }
+        started(start);
     }
 }
 
@@ -464,15 +550,20 @@ impl Playback {
 /// (0-based) among its sender's sends in some port order: what [`Timeline::new`] gives under
 /// [`Ports::One`] for the plan with every node's sends put in that order (a node's `k`-th send
 /// starts `k` after it holds the message), without building that plan. With every position 0 it
-/// is the all-port time. `held` is a per-node buffer, reused between calls.
+/// is the all-port time.
+///
+/// `held` is a per-node buffer, reused between calls and [`NEVER`] everywhere between them: a
+/// call writes the entries of the plan's nodes only and sets them back before it returns, so
+/// its work is the plan's, not the topology's.
 pub(crate) fn one_port_time_in_order(
     plan: &Plan,
     shape: &Shape,
     position: impl Fn(usize) -> u32,
     held: &mut Vec<u32>,
 ) -> u32 {
-    held.clear();
-    held.resize(shape.len(), NEVER);
+    if held.len() < shape.len() {
+        held.resize(shape.len(), NEVER);
+    }
     held[plan.source().index()] = 0;
     for (i, send) in plan.sends().enumerate() {
         let start = held[send.from.index()].saturating_add(position(i));
@@ -482,7 +573,14 @@ pub(crate) fn one_port_time_in_order(
             }
         }
     }
-    last_destination(held, plan)
+    let last = last_destination(held, plan);
+    held[plan.source().index()] = NEVER;
+    for send in plan.sends() {
+        for hop in send.hops {
+            held[hop.node().index()] = NEVER;
+        }
+    }
+    last
 }
 
 /// When `node` first holds the message, from a per-node table where [`NEVER`] means never.

@@ -88,27 +88,36 @@ pub struct Send<'a> {
     pub hops: &'a [Hop],
 }
 
-/// The sends of a plan grouped by sender (a flat index): node `v`'s sends are
-/// `order[first[v]..first[v + 1]]`.
+/// The sends of a plan grouped by sender: the sends of the node with slot `s` (`slot[v]`, from
+/// 1 in the order the senders first send; 0: no sends) are `order[bounds[s]..bounds[s + 1]]`,
+/// in plan order (`bounds[0]` is unused).
+///
+/// Grouping costs the plan's sends, not the topology's nodes: `slot` reaches up to the largest
+/// sender's id but only the senders' entries are written — and cleared again when the storage
+/// groups the next plan — so a fresh grouping's table stays zero pages the kernel never backs.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BySender {
-    first: Vec<u32>,
+    slot: Vec<u32>,
+    senders: Vec<Node>,
+    bounds: Vec<u32>,
     order: Vec<u32>,
 }
 
 impl BySender {
     /// The indices of the sends of `v`.
     pub(crate) fn of(&self, v: Node) -> &[u32] {
-        match (self.first.get(v.index()), self.first.get(v.index() + 1)) {
-            (Some(&a), Some(&b)) => &self.order[a as usize..b as usize],
+        match self.slot.get(v.index()) {
+            Some(&s) if s > 0 => {
+                let s = s as usize;
+                &self.order[self.bounds[s] as usize..self.bounds[s + 1] as usize]
+            }
             _ => &[],
         }
     }
 
-    /// The sends of every node by node id, from node 0 up to the largest sender (a node that
-    /// sends nothing has an empty group).
+    /// The sends of every sender, a group per sender in the order they first send.
     pub(crate) fn groups(&self) -> impl Iterator<Item = &[u32]> + '_ {
-        self.first
+        self.bounds[1.min(self.bounds.len())..]
             .windows(2)
             .map(|w| &self.order[w[0] as usize..w[1] as usize])
     }
@@ -302,34 +311,45 @@ impl Plan {
     }
 
     /// [`Plan::by_sender`] into `by`'s storage, so that a caller grouping many plans reuses it:
-    /// one count per node up to the largest sender, a running sum, and the sends placed from
-    /// the last, so that each node's count ends as the start of its group.
+    /// the previous plan's slots cleared, a slot and a count per sender, a running sum, and the
+    /// sends placed from the last, so that each sender's end moves down to its start.
     pub(crate) fn group_by_sender(&self, by: &mut BySender) {
-        let nodes = self
-            .from
-            .iter()
-            .map(|f| f.index())
-            .chain([self.source.index()])
-            .max()
-            .unwrap_or(0)
-            + 1;
-        let BySender { first, order } = by;
-        first.clear();
-        first.resize(nodes + 1, 0);
+        let BySender {
+            slot,
+            senders,
+            bounds,
+            order,
+        } = by;
+        for v in senders.drain(..) {
+            slot[v.index()] = 0;
+        }
+        bounds.clear();
+        bounds.push(0);
         for f in &self.from {
-            first[f.index()] += 1;
+            let v = f.index();
+            if v >= slot.len() {
+                slot.resize(v + 1, 0);
+            }
+            if slot[v] == 0 {
+                senders.push(*f);
+                bounds.push(0);
+                slot[v] = senders.len() as u32;
+            }
+            bounds[slot[v] as usize] += 1;
         }
         let mut end = 0;
-        for x in first.iter_mut() {
+        for x in bounds.iter_mut() {
             end += *x;
             *x = end;
         }
         order.clear();
         order.resize(self.from.len(), 0);
         for (i, f) in self.from.iter().enumerate().rev() {
-            first[f.index()] -= 1;
-            order[first[f.index()] as usize] = i as u32;
+            let s = slot[f.index()] as usize;
+            bounds[s] -= 1;
+            order[bounds[s] as usize] = i as u32;
         }
+        bounds.push(self.from.len() as u32);
     }
 
     /// Check every rule a plan must keep, for `shape`:

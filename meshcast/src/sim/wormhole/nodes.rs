@@ -24,7 +24,8 @@ enum Body {
     Unicast(Node),
     Multicast {
         plan: Plan,
-        senders: BySender,
+        /// Boxed: every message, unicasts too, would otherwise carry its four tables' room.
+        senders: Box<BySender>,
         /// Destination ids, sorted, and whether each has its copy.
         dests: Vec<u32>,
         got: Vec<bool>,
@@ -135,7 +136,7 @@ impl Nodes {
         let mut dests: Vec<u32> = plan.destinations().iter().map(|d| d.0).collect();
         dests.sort_unstable();
         let n = dests.len();
-        let senders = plan.by_sender();
+        let senders = Box::new(plan.by_sender());
         let source = plan.source();
         let sends = plan.send_count() as u32;
         let body = Body::Multicast {
