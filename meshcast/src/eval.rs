@@ -469,13 +469,21 @@ impl Tables {
             *self = Tables::default();
             return;
         }
-        self.held[plan.source().index()] = NEVER;
+        unhold(&mut self.held, plan);
         for send in plan.sends() {
             let v = send.from.index();
             self.free[v * width..(v + 1) * width].fill(0);
-            for hop in send.hops {
-                self.held[hop.node().index()] = NEVER;
-            }
+        }
+    }
+}
+
+/// Set `held` back to [`NEVER`] at the source and at every hop's node of `plan`: wherever a
+/// playback of it wrote.
+fn unhold(held: &mut [u32], plan: &Plan) {
+    held[plan.source().index()] = NEVER;
+    for send in plan.sends() {
+        for hop in send.hops {
+            held[hop.node().index()] = NEVER;
         }
     }
 }
@@ -574,12 +582,7 @@ pub(crate) fn one_port_time_in_order(
         }
     }
     let last = last_destination(held, plan);
-    held[plan.source().index()] = NEVER;
-    for send in plan.sends() {
-        for hop in send.hops {
-            held[hop.node().index()] = NEVER;
-        }
-    }
+    unhold(held, plan);
     last
 }
 

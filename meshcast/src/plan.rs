@@ -94,7 +94,8 @@ pub struct Send<'a> {
 ///
 /// Grouping costs the plan's sends, not the topology's nodes: `slot` reaches up to the largest
 /// sender's id but only the senders' entries are written — and cleared again when the storage
-/// groups the next plan — so a fresh grouping's table stays zero pages the kernel never backs.
+/// groups the next plan. A larger table comes zeroed from the allocator, which for a large one
+/// maps pages the kernel backs only where a sender's entry is written.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BySender {
     slot: Vec<u32>,
@@ -323,13 +324,15 @@ impl Plan {
         for v in senders.drain(..) {
             slot[v.index()] = 0;
         }
+        let nodes = self.from.iter().map(|f| f.index() + 1).max().unwrap_or(0);
+        if slot.len() < nodes {
+            // All zeros, like the table it replaces.
+            *slot = vec![0; nodes];
+        }
         bounds.clear();
         bounds.push(0);
         for f in &self.from {
             let v = f.index();
-            if v >= slot.len() {
-                slot.resize(v + 1, 0);
-            }
             if slot[v] == 0 {
                 senders.push(*f);
                 bounds.push(0);
