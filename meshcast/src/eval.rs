@@ -478,8 +478,13 @@ impl Tables {
 }
 
 /// Set `held` back to [`NEVER`] at the source and at every hop's node of `plan`: wherever a
-/// playback of it wrote.
+/// playback of it wrote. A table not much larger than the plan is filled whole instead, which
+/// costs less than visiting its nodes one by one.
 fn unhold(held: &mut [u32], plan: &Plan) {
+    if held.len() <= 32 * plan.traffic() as usize {
+        held.fill(NEVER);
+        return;
+    }
     held[plan.source().index()] = NEVER;
     for send in plan.sends() {
         for hop in send.hops {

@@ -88,39 +88,66 @@ pub struct Send<'a> {
     pub hops: &'a [Hop],
 }
 
-/// The sends of a plan grouped by sender: the sends of the node with slot `s` (`slot[v]`, from
-/// 1 in the order the senders first send; 0: no sends) are `order[bounds[s]..bounds[s + 1]]`,
-/// in plan order (`bounds[0]` is unused).
+/// The sends of a plan grouped by sender: the sends of the node with slot `s` are
+/// `order[bounds[s]..bounds[s + 1]]`, in plan order (`bounds[0]` is unused). Two ways to give
+/// nodes their slots, whichever costs less for the plan ([`Plan::group_by_sender`]):
 ///
-/// Grouping costs the plan's sends, not the topology's nodes: `slot` reaches up to the largest
-/// sender's id but only the senders' entries are written — and cleared again when the storage
-/// groups the next plan. A larger table comes zeroed from the allocator, which for a large one
-/// maps pages the kernel backs only where a sender's entry is written.
+/// * **by node** (`dense`), while the node ids up to the largest sender are few against the
+///   sends: node `v` has slot `v + 1`, and a node that sends nothing an empty group;
+/// * **by sender** otherwise, so that grouping costs the plan's sends, not the topology's nodes:
+///   `slot[v]` counts from 1 in the order the senders first send (0: no sends). Only the
+///   senders' entries are written, and cleared again when the storage groups the next plan; a
+///   larger table comes zeroed from the allocator, which for a large one maps pages the kernel
+///   backs only where a sender's entry is written.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BySender {
+    dense: bool,
     slot: Vec<u32>,
     senders: Vec<Node>,
     bounds: Vec<u32>,
     order: Vec<u32>,
 }
 
+/// [`BySender`] gives slots by node while the node ids up to the largest sender are at most this
+/// many times the sends: a pass over that many counters costs less than looking each send's
+/// slot up.
+const DENSE: usize = 32;
+
 impl BySender {
     /// The indices of the sends of `v`.
     pub(crate) fn of(&self, v: Node) -> &[u32] {
-        match self.slot.get(v.index()) {
-            Some(&s) if s > 0 => {
-                let s = s as usize;
-                &self.order[self.bounds[s] as usize..self.bounds[s + 1] as usize]
-            }
+        let s = if self.dense {
+            v.index() + 1
+        } else {
+            self.slot.get(v.index()).map_or(0, |&s| s as usize)
+        };
+        match (self.bounds.get(s), self.bounds.get(s + 1)) {
+            (Some(&a), Some(&b)) if s > 0 => &self.order[a as usize..b as usize],
             _ => &[],
         }
     }
 
-    /// The sends of every sender, a group per sender in the order they first send.
+    /// The sends of every sender, a group per slot in slot order (by node, some are empty).
     pub(crate) fn groups(&self) -> impl Iterator<Item = &[u32]> + '_ {
         self.bounds[1.min(self.bounds.len())..]
             .windows(2)
             .map(|w| &self.order[w[0] as usize..w[1] as usize])
+    }
+}
+
+/// Place every send of `from` at the end of its slot's range (`slot(sender's id)`), the sends
+/// taken from the last: each slot's end in `bounds` moves down to its start, and each group
+/// keeps plan order.
+fn place_from_last(
+    from: &[Node],
+    bounds: &mut [u32],
+    order: &mut [u32],
+    slot: impl Fn(usize) -> usize,
+) {
+    for (i, f) in from.iter().enumerate().rev() {
+        let s = slot(f.index());
+        bounds[s] -= 1;
+        order[bounds[s] as usize] = i as u32;
     }
 }
 
@@ -312,10 +339,12 @@ impl Plan {
     }
 
     /// [`Plan::by_sender`] into `by`'s storage, so that a caller grouping many plans reuses it:
-    /// the previous plan's slots cleared, a slot and a count per sender, a running sum, and the
-    /// sends placed from the last, so that each sender's end moves down to its start.
+    /// the previous plan's slots cleared, a count per slot ([`BySender`]: by node or by sender),
+    /// a running sum, and the sends placed from the last, so that each slot's end moves down to
+    /// its start.
     pub(crate) fn group_by_sender(&self, by: &mut BySender) {
         let BySender {
+            dense,
             slot,
             senders,
             bounds,
@@ -325,20 +354,28 @@ impl Plan {
             slot[v.index()] = 0;
         }
         let nodes = self.from.iter().map(|f| f.index() + 1).max().unwrap_or(0);
-        if slot.len() < nodes {
-            // All zeros, like the table it replaces.
-            *slot = vec![0; nodes];
-        }
+        *dense = nodes <= DENSE * self.from.len();
         bounds.clear();
         bounds.push(0);
-        for f in &self.from {
-            let v = f.index();
-            if slot[v] == 0 {
-                senders.push(*f);
-                bounds.push(0);
-                slot[v] = senders.len() as u32;
+        if *dense {
+            bounds.resize(nodes + 1, 0);
+            for f in &self.from {
+                bounds[f.index() + 1] += 1;
             }
-            bounds[slot[v] as usize] += 1;
+        } else {
+            if slot.len() < nodes {
+                // All zeros, like the table it replaces.
+                *slot = vec![0; nodes];
+            }
+            for f in &self.from {
+                let v = f.index();
+                if slot[v] == 0 {
+                    senders.push(*f);
+                    bounds.push(0);
+                    slot[v] = senders.len() as u32;
+                }
+                bounds[slot[v] as usize] += 1;
+            }
         }
         let mut end = 0;
         for x in bounds.iter_mut() {
@@ -347,10 +384,10 @@ impl Plan {
         }
         order.clear();
         order.resize(self.from.len(), 0);
-        for (i, f) in self.from.iter().enumerate().rev() {
-            let s = slot[f.index()] as usize;
-            bounds[s] -= 1;
-            order[bounds[s] as usize] = i as u32;
+        if *dense {
+            place_from_last(&self.from, bounds, order, |v| v + 1);
+        } else {
+            place_from_last(&self.from, bounds, order, |v| slot[v] as usize);
         }
         bounds.push(self.from.len() as u32);
     }
