@@ -609,7 +609,45 @@ fn last_destination(held: &[u32], plan: &Plan) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::{self, Request};
     use crate::plan::{Hop, PlanKind};
+
+    /// The per-thread tables stay clean from plan to plan, whether a plan sets back its own
+    /// entries (few destinations on a large mesh) or fills the tables whole (many, or a small
+    /// mesh): every completion equals the one played on new tables.
+    #[test]
+    fn completions_on_the_threads_tables_match_new_tables() {
+        let mut seed = 7u64;
+        let mut next = move |n: u32| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as u32 % n
+        };
+        for (topology, ks) in [("mesh:60x60", [1, 3, 2000]), ("mesh:6x6", [1, 5, 30])] {
+            let shape: Shape = topology.parse().unwrap();
+            for k in ks.into_iter().cycle().take(12) {
+                let source = Node(next(shape.len() as u32));
+                let mut dests: Vec<Node> = (0..k).map(|_| Node(next(shape.len() as u32))).collect();
+                dests.sort_unstable();
+                dests.dedup();
+                dests.retain(|&d| d != source);
+                let req = Request::new(shape.clone(), source, dests).unwrap();
+                for name in ["separate", "dual-path"] {
+                    let plan = algo::find(name).unwrap().route(&req).unwrap();
+                    for ports in [Ports::One, Ports::Multi(2), Ports::All] {
+                        let model = Wormhole {
+                            startup: 3,
+                            length: 20,
+                            ports,
+                        };
+                        let fresh = Timeline::wormhole(&plan, &shape, model).completion(&plan);
+                        assert_eq!(wormhole_latency(&plan, &shape, model), fresh);
+                        let fresh = Steps::new(&plan, &shape, ports).completion(&plan);
+                        assert_eq!(message_steps(&plan, &shape, ports), fresh);
+                    }
+                }
+            }
+        }
+    }
 
     /// The tree of seed 001 Figure 2.1.9 in miniature: a branching node delays its second child.
     #[test]

@@ -719,6 +719,46 @@ mod tests {
         assert!(by.of(n(&s, &[2, 1])).is_empty());
     }
 
+    /// By node or by sender, and reusing the storage across both: every node's sends in plan
+    /// order, and one group per sender.
+    #[test]
+    fn sends_grouped_by_node_or_by_sender_alike() {
+        let s: Shape = "mesh:100x100".parse().unwrap();
+        let plan = |senders: &[u32]| {
+            let mut p = Plan::new(PlanKind::Tree, Node(0), vec![]);
+            for &v in senders {
+                p.push_edge(Node(v), Node(1));
+            }
+            p
+        };
+        // Few sends from high ids: by sender; many from low ids: by node.
+        let sparse = plan(&[9000, 50, 9000, 7000, 50]);
+        let dense = plan(&[3, 1, 3, 0, 1, 1, 2]);
+        let mut by = BySender::default();
+        for (p, dense_mode) in [(&sparse, false), (&dense, true), (&sparse, false)] {
+            p.group_by_sender(&mut by);
+            assert_eq!(by.dense, dense_mode);
+            for v in s.nodes() {
+                let want: Vec<u32> = (0..p.send_count() as u32)
+                    .filter(|&i| p.send(i as usize).from == v)
+                    .collect();
+                assert_eq!(by.of(v), want, "{v:?}");
+            }
+            let mut groups: Vec<&[u32]> = by.groups().filter(|g| !g.is_empty()).collect();
+            groups.sort();
+            let mut want: Vec<Vec<u32>> = Vec::new();
+            for i in 0..p.send_count() as u32 {
+                let from = p.send(i as usize).from;
+                match want.iter_mut().find(|g| p.send(g[0] as usize).from == from) {
+                    Some(g) => g.push(i),
+                    None => want.push(vec![i]),
+                }
+            }
+            want.sort();
+            assert_eq!(groups, want);
+        }
+    }
+
     #[test]
     fn reorder_keeps_sends_and_changes_port_order() {
         let s: Shape = "mesh:3x3".parse().unwrap();
