@@ -196,14 +196,32 @@ impl Shape {
 
     /// The neighbour of `node` one hop along `dim` in direction `dir`, if the shape has that link.
     pub fn neighbor(&self, node: Node, dim: usize, dir: Dir) -> Option<Node> {
-        let c = self.coord(node, dim);
+        self.neighbor_at(node, dim, self.coord(node, dim), dir)
+            .map(|(w, _)| w)
+    }
+
+    /// The id difference between neighbours along `dim`: the number of nodes per unit of
+    /// coordinate `dim`.
+    pub(crate) fn stride(&self, dim: usize) -> u32 {
+        self.strides[dim]
+    }
+
+    /// [`Shape::neighbor`] of `node`, whose coordinate in `dim` the caller knows (`c`), with the
+    /// neighbour's coordinate there.
+    pub(crate) fn neighbor_at(
+        &self,
+        node: Node,
+        dim: usize,
+        c: u32,
+        dir: Dir,
+    ) -> Option<(Node, u32)> {
         let k = self.dims[dim];
         let s = self.strides[dim];
         match dir {
-            Dir::Plus if c + 1 < k => Some(Node(node.0 + s)),
-            Dir::Minus if c > 0 => Some(Node(node.0 - s)),
-            Dir::Plus if self.wraps(dim) => Some(Node(node.0 - c * s)),
-            Dir::Minus if self.wraps(dim) => Some(Node(node.0 + (k - 1) * s)),
+            Dir::Plus if c + 1 < k => Some((Node(node.0 + s), c + 1)),
+            Dir::Minus if c > 0 => Some((Node(node.0 - s), c - 1)),
+            Dir::Plus if self.wraps(dim) => Some((Node(node.0 - c * s), 0)),
+            Dir::Minus if self.wraps(dim) => Some((Node(node.0 + (k - 1) * s), k - 1)),
             _ => None,
         }
     }

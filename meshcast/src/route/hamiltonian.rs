@@ -23,7 +23,8 @@
 //! neighbours are neighbours too. [`next_hop`] and [`route`] work on any [`Labelling`], so the
 //! XY-path algorithm (seed 001 §3.3.3) routes with the same function on its own base paths.
 //!
-//! Everything is coordinate arithmetic: a label costs O(n), a hop O(n²), with nothing stored.
+//! Everything is coordinate arithmetic: a label costs O(n), and so does a hop — its neighbours'
+//! labels come from its own digits ([`Labelling::neighbours_on_path`]) — with nothing stored.
 //!
 //! ```
 //! use meshcast::route::hamiltonian::{route, Snake};
@@ -38,7 +39,7 @@
 //! ```
 
 use crate::error::InputError;
-use crate::topology::{Node, Shape};
+use crate::topology::{Dir, Node, Shape, MAX_DIMS};
 
 /// A Hamiltonian path through some of the nodes of a shape: each node's position on it.
 pub trait Labelling {
@@ -48,6 +49,18 @@ pub trait Labelling {
     /// The position of `node` on the path (its first node is 0), or `None` if the path does
     /// not visit it. Nodes at consecutive positions must be neighbours.
     fn position(&self, node: Node) -> Option<u32>;
+
+    /// The neighbours of `node` in the shape that lie on the path, each with its position, into
+    /// `out` (cleared first), in any order: what `R` chooses among. By default each neighbour's
+    /// [`Labelling::position`].
+    fn neighbours_on_path(&self, node: Node, out: &mut Vec<(u32, Node)>) {
+        out.clear();
+        out.extend(
+            self.shape()
+                .links_from(node)
+                .filter_map(|(_, w)| self.position(w).map(|lw| (lw, w))),
+        );
+    }
 }
 
 /// The snake labelling of a mesh or torus of any dimension (seed 002 Definition 1, generalised
@@ -107,6 +120,39 @@ impl Labelling for Snake<'_> {
     fn position(&self, node: Node) -> Option<u32> {
         Some(self.label(node))
     }
+
+    /// Every neighbour's label in O(1) from `node`'s digits, O(n) in all, where a label costs
+    /// O(n) each: a step along dimension `d` keeps the digits above `d`, changes the digit at
+    /// `d` (reflected as `node`'s is), and reflects the whole part below `d` when it changes the
+    /// coordinate's parity — each lower digit is reflected by the parity of the coordinates above
+    /// it — and the digits `xᵢ` below `d` reflected sum to `stride(d) − 1` minus what they sum to.
+    fn neighbours_on_path(&self, node: Node, out: &mut Vec<(u32, Node)>) {
+        out.clear();
+        let shape = self.shape;
+        let n = shape.rank();
+        // Per dimension: the coordinate, whether the coordinates above it sum to an odd number,
+        // and the label's part from the dimensions above it.
+        let (mut c, mut odd_above, mut above) = ([0; MAX_DIMS], [false; MAX_DIMS], [0; MAX_DIMS]);
+        let (mut label, mut odd) = (0, false);
+        for d in (0..n).rev() {
+            let (k, x) = (shape.dims()[d], shape.coord(node, d));
+            (c[d], odd_above[d], above[d]) = (x, odd, label);
+            label += if odd { k - 1 - x } else { x } * shape.stride(d);
+            odd ^= x % 2 == 1;
+        }
+        for d in 0..n {
+            let (k, s) = (shape.dims()[d], shape.stride(d));
+            let digit = |x: u32| if odd_above[d] { k - 1 - x } else { x };
+            let below = label - above[d] - digit(c[d]) * s;
+            for dir in [Dir::Plus, Dir::Minus] {
+                if let Some((w, x)) = shape.neighbor_at(node, d, c[d], dir) {
+                    let flipped = (x ^ c[d]) % 2 == 1;
+                    let below = if flipped { s - 1 - below } else { below };
+                    out.push((above[d] + digit(x) * s + below, w));
+                }
+            }
+        }
+    }
 }
 
 /// The routing function `R(u, v)` on `path` (seed 002 Definition 2, seed 001 eq. 3.3.1): the
@@ -114,21 +160,26 @@ impl Labelling for Snake<'_> {
 /// `u == v` or either is not on the path.
 pub fn next_hop<P: Labelling + ?Sized>(path: &P, u: Node, v: Node) -> Option<Node> {
     let (lu, lv) = (path.position(u)?, path.position(v)?);
-    step(path, u, lu, lv).map(|(w, _)| w)
+    step(path, u, lu, lv, &mut Vec::new()).map(|(w, _)| w)
 }
 
-/// [`next_hop`] from `u` at label `lu` towards label `lv`, with the label of the hop.
-fn step<P: Labelling + ?Sized>(path: &P, u: Node, lu: u32, lv: u32) -> Option<(Node, u32)> {
-    let on_path = path
-        .shape()
-        .links_from(u)
-        .filter_map(|(_, w)| path.position(w).map(|lw| (lw, w)));
+/// [`next_hop`] from `u` at label `lu` towards label `lv`, with the label of the hop; `on_path`
+/// is room for `u`'s neighbours ([`Labelling::neighbours_on_path`]).
+fn step<P: Labelling + ?Sized>(
+    path: &P,
+    u: Node,
+    lu: u32,
+    lv: u32,
+    on_path: &mut Vec<(u32, Node)>,
+) -> Option<(Node, u32)> {
+    path.neighbours_on_path(u, on_path);
+    let candidates = on_path.iter().copied();
     let best = if lv > lu {
-        on_path
+        candidates
             .filter(|&(lw, _)| lu < lw && lw <= lv)
             .max_by_key(|&(lw, _)| lw)
     } else {
-        on_path
+        candidates
             .filter(|&(lw, _)| lv <= lw && lw < lu)
             .min_by_key(|&(lw, _)| lw)
     };
@@ -142,6 +193,7 @@ pub fn route<P: Labelling + ?Sized>(path: &P, u: Node, v: Node) -> Route<'_, P> 
         at: u,
         to: v,
         labels: path.position(u).zip(path.position(v)),
+        on_path: Vec::new(),
     }
 }
 
@@ -153,6 +205,8 @@ pub struct Route<'a, P: ?Sized> {
     to: Node,
     /// The labels of `at` and `to`, carried from hop to hop (none: either is off the path).
     labels: Option<(u32, u32)>,
+    /// Room for the neighbours of a hop on the path.
+    on_path: Vec<(u32, Node)>,
 }
 
 impl<P: Labelling + ?Sized> Iterator for Route<'_, P> {
@@ -163,7 +217,7 @@ impl<P: Labelling + ?Sized> Iterator for Route<'_, P> {
             return None;
         }
         let (lu, lv) = self.labels?;
-        let (w, lw) = step(self.path, self.at, lu, lv)?;
+        let (w, lw) = step(self.path, self.at, lu, lv, &mut self.on_path)?;
         self.at = w;
         self.labels = Some((lw, lv));
         Some(w)
@@ -197,6 +251,30 @@ mod tests {
                 assert!(s.link(a, b).is_some(), "{text}: labels {} and {l}", l - 1);
             }
             assert!(snake.node(s.len() as u32).is_err());
+        }
+    }
+
+    /// The snake's neighbours from its digits are those the default finds label by label.
+    #[test]
+    fn neighbours_from_digits_are_the_neighbours_labelled_one_by_one() {
+        struct ByLabel<'a>(Snake<'a>);
+        impl Labelling for ByLabel<'_> {
+            fn shape(&self) -> &Shape {
+                self.0.shape()
+            }
+            fn position(&self, node: Node) -> Option<u32> {
+                self.0.position(node)
+            }
+        }
+        let more = ["mesh:5x4x3", "torus:4x3x5", "torus:2x3x4x2", "mesh:7"];
+        for text in SHAPES.iter().chain(&more) {
+            let s: Shape = text.parse().unwrap();
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            for n in s.nodes() {
+                Snake::new(&s).neighbours_on_path(n, &mut fast);
+                ByLabel(Snake::new(&s)).neighbours_on_path(n, &mut slow);
+                assert_eq!(fast, slow, "{text}: {n:?}");
+            }
         }
     }
 
