@@ -55,7 +55,7 @@ use crate::algo::reduce::{feeder, Zones};
 use crate::algo::{Algorithm, Request};
 use crate::plan::{Plan, PlanKind};
 use crate::route::hamiltonian::Labelling;
-use crate::topology::{Node, Shape};
+use crate::topology::{Dir, Node, Shape};
 
 /// The XY-path algorithm.
 #[derive(Clone, Copy, Debug, Default)]
@@ -193,6 +193,26 @@ struct BasePath<'a> {
     axis: usize,
 }
 
+impl BasePath<'_> {
+    /// The coordinates of `node`, with one division.
+    fn coords(&self, node: Node) -> [u32; 2] {
+        let y = self.paths.width.div(node.0);
+        [node.0 - y * self.shape().dims()[0], y]
+    }
+
+    /// The position of the node at global coordinates `g`, if it is on the path: its submesh's
+    /// lines.
+    fn position_at(&self, g: [u32; 2]) -> Option<u32> {
+        let (routed, local) = self
+            .paths
+            .routed
+            .iter()
+            .find_map(|r| r.local(g).map(|l| (r, l)))?;
+        let position = routed.partition.position(self.axis, local)?;
+        Some(routed.first[self.axis] + position)
+    }
+}
+
 impl Labelling for BasePath<'_> {
     fn shape(&self) -> &Shape {
         self.paths.zones.shape()
@@ -201,15 +221,24 @@ impl Labelling for BasePath<'_> {
     /// Found from the node's coordinates and the submeshes' lines: O(1), with nothing stored
     /// per node.
     fn position(&self, node: Node) -> Option<u32> {
-        let y = self.paths.width.div(node.0);
-        let g = [node.0 - y * self.shape().dims()[0], y];
-        let (routed, local) = self
-            .paths
-            .routed
-            .iter()
-            .find_map(|r| r.local(g).map(|l| (r, l)))?;
-        let position = routed.partition.position(self.axis, local)?;
-        Some(routed.first[self.axis] + position)
+        self.position_at(self.coords(node))
+    }
+
+    /// The neighbours' coordinates from the node's, without a division each.
+    fn neighbours_on_path(&self, node: Node, out: &mut Vec<(u32, Node)>) {
+        out.clear();
+        let g = self.coords(node);
+        for d in 0..2 {
+            for dir in [Dir::Plus, Dir::Minus] {
+                if let Some((w, x)) = self.shape().neighbor_at(node, d, g[d], dir) {
+                    let mut at = g;
+                    at[d] = x;
+                    if let Some(position) = self.position_at(at) {
+                        out.push((position, w));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -439,6 +468,36 @@ mod tests {
         }
         for ext in [[1000, 3], [3, 1000], [257, 256], [256, 257], [100, 170]] {
             assert_eq!(nodes(&partition(ext)), walk(ext), "{ext:?}");
+        }
+    }
+
+    /// The base paths' neighbours from the node's coordinates are those the default finds by
+    /// position, neighbour by neighbour, with submeshes routed and not yet routed around a
+    /// source off the corner.
+    #[test]
+    fn neighbours_on_the_base_paths_are_those_found_by_position() {
+        struct ByPosition<'a>(BasePath<'a>);
+        impl Labelling for ByPosition<'_> {
+            fn shape(&self) -> &Shape {
+                self.0.shape()
+            }
+            fn position(&self, node: Node) -> Option<u32> {
+                self.0.position(node)
+            }
+        }
+        let shape: Shape = "mesh:9x7".parse().unwrap();
+        let zones = Zones::new(&shape, shape.node(&[3, 4]).unwrap());
+        let mut base = BasePaths::new(&zones);
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        for zone in [0, 2, 3] {
+            base.add(zone);
+            for axis in 0..2 {
+                for n in shape.nodes() {
+                    base.path(axis).neighbours_on_path(n, &mut fast);
+                    ByPosition(base.path(axis)).neighbours_on_path(n, &mut slow);
+                    assert_eq!(fast, slow, "zone {zone}, axis {axis}, {n:?}");
+                }
+            }
         }
     }
 
