@@ -55,11 +55,15 @@ fn push_worm<P: Labelling + ?Sized>(
 
 /// The dual-path split (seed 003 §2; seed 001 §3.3.1): the destinations labelled above the
 /// source in ascending label order (`D_H`), and those below it in descending order (`D_L`).
+/// Each destination is labelled once, not in every comparison of the sort; distinct nodes have
+/// distinct labels, so the order is the sort's, whichever sort.
 fn split_by_label(snake: &Snake, source: Node, dests: &[Node]) -> (Vec<Node>, Vec<Node>) {
     let ls = snake.label(source);
-    let (mut high, mut low): (Vec<Node>, Vec<Node>) =
-        dests.iter().partition(|&&v| snake.label(v) > ls);
-    high.sort_by_key(|&v| snake.label(v));
-    low.sort_by_key(|&v| std::cmp::Reverse(snake.label(v)));
-    (high, low)
+    let mut labelled: Vec<(u32, Node)> = dests.iter().map(|&v| (snake.label(v), v)).collect();
+    labelled.sort_unstable();
+    let (low, high) = labelled.split_at(labelled.partition_point(|&(l, _)| l <= ls));
+    let nodes = |part: &[(u32, Node)]| part.iter().map(|&(_, v)| v).collect::<Vec<_>>();
+    let mut low = nodes(low);
+    low.reverse();
+    (nodes(high), low)
 }
