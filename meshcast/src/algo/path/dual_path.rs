@@ -9,7 +9,7 @@
 //! way along the Hamiltonian path, so the worms cannot wait on each other in a cycle: deadlock
 //! free. Not shortest-path.
 //!
-//! Complexity: O(K log K) to sort the destinations by label, then O(n²) per hop of the worms.
+//! Complexity: O(K log K) to sort the destinations by label, then O(n) per hop of the worms.
 //!
 //! Choices: any dimension, mesh or torus, with the snake labelling of
 //! [`crate::route::hamiltonian`] (the reflected mixed-radix order in n-D; in a torus `R` may

@@ -8,7 +8,7 @@
 //! routed using dual-path routing". Deadlock free for the reason dual-path is: every worm keeps
 //! to the high or to the low channel network. Not shortest-path.
 //!
-//! Complexity: O(K (n + log K)) to group and sort, then O(n²) per hop of the worms.
+//! Complexity: O(K (n + log K)) to group and sort, then O(n) per hop of the worms.
 //!
 //! Choices. The source has one high and one low channel per dimension (the neighbour one step
 //! further along, and one step back in, that dimension's snake order). A destination `v` of the

@@ -28,7 +28,7 @@
 //!    group, concurrently with the others, with one more start-up.
 //!
 //! Complexity: O(K (n + log K)) for phases 1–3 (each destination is weighed at most three
-//! times); then O(n²) per hop of the worms.
+//! times); then O(n) per hop of the worms.
 //!
 //! Choices. The extracted text of seed 003 has lost Definition 4's condition, eq. 1 and
 //! Figs. 2–5, and leaves open how worms are routed; ours, with the reason for each:

@@ -23,7 +23,7 @@
 //! stays within the labels of its partition because `R` only climbs (or descends) labels, and
 //! partitions are disjoint, so Theorems 1–3 rule out contention.
 //!
-//! Complexity: O(m log m) to sort the chain by label, then O(n²) per hop of the `m` unicasts.
+//! Complexity: O(m log m) to sort the chain by label, then O(n) per hop of the `m` unicasts.
 //!
 //! Choices — the d-port generalisation, which the paper states (§1, §4) but does not give:
 //!
