@@ -377,6 +377,7 @@ impl Walker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::route::hamiltonian::ByPosition;
 
     /// Algorithm 3.3.1 as the paper states it, one node at a time: the nodes of path X and of
     /// path Y in path order, as local coordinates; both start at (0,0).
@@ -476,15 +477,6 @@ mod tests {
     /// source off the corner.
     #[test]
     fn neighbours_on_the_base_paths_are_those_found_by_position() {
-        struct ByPosition<'a>(BasePath<'a>);
-        impl Labelling for ByPosition<'_> {
-            fn shape(&self) -> &Shape {
-                self.0.shape()
-            }
-            fn position(&self, node: Node) -> Option<u32> {
-                self.0.position(node)
-            }
-        }
         let shape: Shape = "mesh:9x7".parse().unwrap();
         let zones = Zones::new(&shape, shape.node(&[3, 4]).unwrap());
         let mut base = BasePaths::new(&zones);
@@ -494,7 +486,7 @@ mod tests {
             for axis in 0..2 {
                 for n in shape.nodes() {
                     base.path(axis).neighbours_on_path(n, &mut fast);
-                    ByPosition(base.path(axis)).neighbours_on_path(n, &mut slow);
+                    ByPosition(&base.path(axis)).neighbours_on_path(n, &mut slow);
                     assert_eq!(fast, slow, "zone {zone}, axis {axis}, {n:?}");
                 }
             }
