@@ -122,10 +122,10 @@ impl Labelling for Snake<'_> {
     }
 
     /// Every neighbour's label in O(1) from `node`'s digits, O(n) in all, where a label costs
-    /// O(n) each: a step along dimension `d` keeps the digits above `d`, changes the digit at
-    /// `d` (reflected as `node`'s is), and reflects the whole part below `d` when it changes the
-    /// coordinate's parity — each lower digit is reflected by the parity of the coordinates above
-    /// it — and the digits `xᵢ` below `d` reflected sum to `stride(d) − 1` minus what they sum to.
+    /// O(n) each. A step along dimension `d` keeps the digits above `d` and changes the digit at
+    /// `d` (reflected as `node`'s is). Each digit below `d` is reflected by the parity of the
+    /// coordinates above it, so a step that changes the coordinate's parity reflects them all,
+    /// which turns their part of the label, `below`, into `stride(d) − 1 − below`.
     fn neighbours_on_path(&self, node: Node, out: &mut Vec<(u32, Node)>) {
         out.clear();
         let shape = self.shape;
