@@ -470,9 +470,12 @@ impl Tables {
             return;
         }
         unhold(&mut self.held, plan);
-        for send in plan.sends() {
-            let v = send.from.index();
-            self.free[v * width..(v + 1) * width].fill(0);
+        // All-port plays keep no ports: nothing to set back.
+        if width > 0 {
+            for send in plan.sends() {
+                let v = send.from.index();
+                self.free[v * width..(v + 1) * width].fill(0);
+            }
         }
     }
 }

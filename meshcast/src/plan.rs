@@ -129,7 +129,9 @@ impl BySender {
 
     /// The sends of every sender, a group per slot in slot order (by node, some are empty).
     pub(crate) fn groups(&self) -> impl Iterator<Item = &[u32]> + '_ {
-        self.bounds[1.min(self.bounds.len())..]
+        self.bounds
+            .get(1..)
+            .unwrap_or_default()
             .windows(2)
             .map(|w| &self.order[w[0] as usize..w[1] as usize])
     }

@@ -125,7 +125,6 @@ impl<'a> Zones<'a> {
     }
 
     /// The zone of `node`; its local coordinates in it go to `local` (one per dimension).
-    #[inline]
     pub(crate) fn locate(&self, node: Node, local: &mut [u32]) -> u32 {
         self.whole.coords_into(node.0, local);
         let torus = self.shape.kind() == Kind::Torus;
