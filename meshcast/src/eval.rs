@@ -20,6 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::InputError;
+use crate::node_table::{NodeTable, PerNode};
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
@@ -171,11 +172,80 @@ pub fn message_steps(plan: &Plan, shape: &Shape, ports: Ports) -> u32 {
 #[derive(Clone, Debug)]
 pub struct Timeline {
     send_start: Vec<u32>,
-    held: Vec<u32>,
+    held: Held<NodeTable>,
     delay: u32,
 }
 
 const NEVER: u32 = u32::MAX;
+
+/// Per node, when it first holds the message ([`NEVER`]: not yet): a per-node table `T` of the
+/// times complemented, so that a new table, all 0, holds [`NEVER`] everywhere — and a large
+/// dense one is zeroed memory, whose pages no node of the plan lies on are never backed. A
+/// plain table (the default) is reused from plan to plan; a [`NodeTable`] serves one plan.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Held<T = Vec<u32>>(T);
+
+impl Held<NodeTable> {
+    /// A table of `nodes` nodes for playing `plan` alone: its cost is the plan's.
+    fn for_plan(nodes: usize, plan: &Plan) -> Held<NodeTable> {
+        Held(NodeTable::for_plan(nodes, plan.traffic() as usize + 1))
+    }
+}
+
+impl Held {
+    /// A table of `nodes` nodes, none of which holds the message.
+    fn new(nodes: usize) -> Held {
+        Held(vec![0; nodes])
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Set the table back to [`NEVER`] at the source and at every hop's node of `plan`:
+    /// wherever a playback of it wrote. A table not much larger than the plan is cleared
+    /// whole instead, which costs less than visiting its nodes one by one.
+    fn unhold(&mut self, plan: &Plan) {
+        if self.len() <= 32 * plan.traffic() as usize {
+            self.0.fill(0);
+            return;
+        }
+        self.0[plan.source().index()] = 0;
+        for send in plan.sends() {
+            for hop in send.hops {
+                self.0[hop.node().index()] = 0;
+            }
+        }
+    }
+}
+
+impl<T: PerNode> Held<T> {
+    /// When node `i` first holds the message.
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        !self.0.value(i)
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, time: u32) {
+        self.0.set(i, !time);
+    }
+
+    /// When `node` first holds the message, if it does.
+    fn first(&self, node: Node) -> Option<u32> {
+        Some(self.get(node.index())).filter(|&t| t != NEVER)
+    }
+
+    /// The time (or step) the last of `plan`'s destinations holds the message: the completion
+    /// of every model here.
+    fn last_destination(&self, plan: &Plan) -> u32 {
+        plan.destinations()
+            .iter()
+            .filter_map(|&d| self.first(d))
+            .max()
+            .unwrap_or(0)
+    }
+}
 
 impl Timeline {
     /// Play `plan` (which must be valid for `shape`) store-and-forward under `ports`: a send
@@ -217,12 +287,12 @@ impl Timeline {
 
     /// The time `node` first holds the message, if it ever does.
     pub fn arrival(&self, node: Node) -> Option<u32> {
-        first_held(&self.held, node)
+        self.held.first(node)
     }
 
     /// The time the last of `plan`'s destinations holds the message.
     pub fn completion(&self, plan: &Plan) -> u32 {
-        last_destination(&self.held, plan)
+        self.held.last_destination(plan)
     }
 }
 
@@ -231,7 +301,7 @@ impl Timeline {
 #[derive(Clone, Debug)]
 pub struct Steps {
     send_step: Vec<u32>,
-    held: Vec<u32>,
+    held: Held<NodeTable>,
 }
 
 impl Steps {
@@ -261,14 +331,14 @@ impl Steps {
                 plan.send_count()
             )));
         }
-        let mut held = vec![NEVER; shape.len()];
-        held[plan.source().index()] = 0;
+        let mut held = Held::for_plan(shape.len(), plan);
+        held.set(plan.source().index(), 0);
         for (i, (send, &step)) in plan.sends().zip(&steps).enumerate() {
-            if held[send.from.index()] >= step {
+            if held.get(send.from.index()) >= step {
                 return Err(bad(format!("send {i} in step {step}")));
             }
             for hop in send.hops.iter().filter(|h| h.drop()) {
-                held[hop.node().index()] = step;
+                held.set(hop.node().index(), step);
             }
         }
         Ok(Steps {
@@ -284,12 +354,12 @@ impl Steps {
 
     /// The step after which `node` holds the message (0 for the source), if it ever does.
     pub fn arrival(&self, node: Node) -> Option<u32> {
-        first_held(&self.held, node)
+        self.held.first(node)
     }
 
     /// The step in which the last of `plan`'s destinations receives the message: eq. 2.1.7.
     pub fn completion(&self, plan: &Plan) -> u32 {
-        last_destination(&self.held, plan)
+        self.held.last_destination(plan)
     }
 }
 
@@ -419,7 +489,7 @@ fn switched_completion(
     TABLES.with_borrow_mut(|t| {
         t.fit(shape.len(), width);
         play(plan, width, &mut t.held, &mut t.free, busy, arrive, |_| ());
-        let last = last_destination(&t.held, plan);
+        let last = t.held.last_destination(plan);
         t.clean(plan, width);
         last
     })
@@ -441,7 +511,7 @@ fn port_width(plan: &Plan, ports: Ports) -> usize {
 /// back after the plan.
 #[derive(Default)]
 struct Tables {
-    held: Vec<u32>,
+    held: Held,
     free: Vec<u32>,
 }
 
@@ -453,13 +523,14 @@ thread_local! {
 }
 
 impl Tables {
-    /// Room for `nodes` nodes of `width` ports.
+    /// Room for `nodes` nodes of `width` ports: new zeroed tables where the old ones are too
+    /// small (they are clean, so nothing is lost), whose pages only the plans back.
     fn fit(&mut self, nodes: usize, width: usize) {
         if self.held.len() < nodes {
-            self.held.resize(nodes, NEVER);
+            self.held = Held::new(nodes);
         }
         if self.free.len() < nodes * width {
-            self.free.resize(nodes * width, 0);
+            self.free = vec![0; nodes * width];
         }
     }
 
@@ -469,7 +540,7 @@ impl Tables {
             *self = Tables::default();
             return;
         }
-        unhold(&mut self.held, plan);
+        self.held.unhold(plan);
         // All-port plays keep no ports: nothing to set back.
         if width > 0 {
             for send in plan.sends() {
@@ -480,27 +551,11 @@ impl Tables {
     }
 }
 
-/// Set `held` back to [`NEVER`] at the source and at every hop's node of `plan`: wherever a
-/// playback of it wrote. A table not much larger than the plan is filled whole instead, which
-/// costs less than visiting its nodes one by one.
-fn unhold(held: &mut [u32], plan: &Plan) {
-    if held.len() <= 32 * plan.traffic() as usize {
-        held.fill(NEVER);
-        return;
-    }
-    held[plan.source().index()] = NEVER;
-    for send in plan.sends() {
-        for hop in send.hops {
-            held[hop.node().index()] = NEVER;
-        }
-    }
-}
-
 /// A plan played out under a port model: when every send starts and every node first holds the
 /// message, in tables of its own the size of the topology.
 struct Playback {
     send_start: Vec<u32>,
-    held: Vec<u32>,
+    held: Held<NodeTable>,
 }
 
 impl Playback {
@@ -513,8 +568,8 @@ impl Playback {
         arrive: impl Fn(u32, u32) -> u32,
     ) -> Playback {
         let width = port_width(plan, ports);
-        let mut free = vec![0u32; shape.len() * width];
-        let mut held = vec![NEVER; shape.len()];
+        let mut free = NodeTable::for_plan(shape.len() * width, plan.send_count() * width);
+        let mut held = Held::for_plan(shape.len(), plan);
         let mut send_start = Vec::with_capacity(plan.send_count());
         play(plan, width, &mut held, &mut free, busy, arrive, |start| {
             send_start.push(start)
@@ -530,32 +585,32 @@ impl Playback {
 /// `arrive(n, j)` after the send starts. `held` (per node, [`NEVER`] for every node of the plan
 /// but the source) receives when each node first holds the message, `free` (per node `width`
 /// ports, 0 for the plan's senders) when its ports free, and `started` every send's start.
-fn play(
+fn play<T: PerNode>(
     plan: &Plan,
     width: usize,
-    held: &mut [u32],
-    free: &mut [u32],
+    held: &mut Held<T>,
+    free: &mut T,
     busy: impl Fn(u32) -> u32,
     arrive: impl Fn(u32, u32) -> u32,
     mut started: impl FnMut(u32),
 ) {
-    held[plan.source().index()] = 0;
+    held.set(plan.source().index(), 0);
     for send in plan.sends() {
         let v = send.from.index();
         let hops = send.hops.len() as u32;
-        let port = &mut free[v * width..(v + 1) * width];
-        let start = match port.iter_mut().min() {
-            Some(first_free) => {
-                let start = held[v].max(*first_free);
-                *first_free = start.saturating_add(busy(hops));
+        // The port that frees first (the first of equals).
+        let start = match (v * width..(v + 1) * width).min_by_key(|&p| free.value(p)) {
+            Some(port) => {
+                let start = held.get(v).max(free.value(port));
+                free.set(port, start.saturating_add(busy(hops)));
                 start
             }
-            None => held[v],
+            None => held.get(v),
         };
         for (j, hop) in send.hops.iter().enumerate() {
             if hop.drop() {
                 let at = start.saturating_add(arrive(hops, j as u32 + 1));
-                held[hop.node().index()] = at;
+                held.set(hop.node().index(), at);
             }
         }
         started(start);
@@ -575,38 +630,23 @@ pub(crate) fn one_port_time_in_order(
     plan: &Plan,
     shape: &Shape,
     position: impl Fn(usize) -> u32,
-    held: &mut Vec<u32>,
+    held: &mut Held,
 ) -> u32 {
     if held.len() < shape.len() {
-        held.resize(shape.len(), NEVER);
+        *held = Held::new(shape.len());
     }
-    held[plan.source().index()] = 0;
+    held.set(plan.source().index(), 0);
     for (i, send) in plan.sends().enumerate() {
-        let start = held[send.from.index()].saturating_add(position(i));
+        let start = held.get(send.from.index()).saturating_add(position(i));
         for (j, hop) in send.hops.iter().enumerate() {
             if hop.drop() {
-                held[hop.node().index()] = start.saturating_add(j as u32 + 1);
+                held.set(hop.node().index(), start.saturating_add(j as u32 + 1));
             }
         }
     }
-    let last = last_destination(held, plan);
-    unhold(held, plan);
+    let last = held.last_destination(plan);
+    held.unhold(plan);
     last
-}
-
-/// When `node` first holds the message, from a per-node table where [`NEVER`] means never.
-fn first_held(held: &[u32], node: Node) -> Option<u32> {
-    Some(held[node.index()]).filter(|&t| t != NEVER)
-}
-
-/// The time (or step) the last of `plan`'s destinations holds the message, from such a table:
-/// the completion of every model here.
-fn last_destination(held: &[u32], plan: &Plan) -> u32 {
-    plan.destinations()
-        .iter()
-        .filter_map(|&d| first_held(held, d))
-        .max()
-        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -646,6 +686,44 @@ mod tests {
                         assert_eq!(wormhole_latency(&plan, &shape, model), fresh);
                         let fresh = Steps::new(&plan, &shape, ports).completion(&plan);
                         assert_eq!(message_steps(&plan, &shape, ports), fresh);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A playback on a sparse table (a mesh far larger than the plan, as for [`Timeline`] and
+    /// [`Steps`]) gives every send's start and every node's arrival that the same playback gives
+    /// on the plain tables the sweeps reuse.
+    #[test]
+    fn sparse_and_dense_playbacks_agree() {
+        let shape: Shape = "mesh:300x300".parse().unwrap();
+        let mut seed = 11u64;
+        let mut next = move |n: u32| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as u32 % n
+        };
+        for k in [1, 3, 8, 1, 3, 8] {
+            let source = Node(next(shape.len() as u32));
+            let mut dests: Vec<Node> = (0..k).map(|_| Node(next(shape.len() as u32))).collect();
+            dests.sort_unstable();
+            dests.dedup();
+            dests.retain(|&d| d != source);
+            let req = Request::new(shape.clone(), source, dests).unwrap();
+            for name in ["vh", "separate", "dual-path"] {
+                let plan = algo::find(name).unwrap().route(&req).unwrap();
+                for ports in [Ports::One, Ports::Multi(2), Ports::All] {
+                    let busy = |n: u32| 3 + n;
+                    let arrive = |n: u32, j: u32| 2 * j + n;
+                    let sparse = Playback::of(&plan, &shape, ports, busy, arrive);
+                    assert!(matches!(sparse.held.0, NodeTable::Sparse(_)), "{name}, K = {k}");
+                    let width = port_width(&plan, ports);
+                    let (mut held, mut free) = (Held::new(shape.len()), vec![0; shape.len() * width]);
+                    let mut starts = Vec::new();
+                    play(&plan, width, &mut held, &mut free, busy, arrive, |t| starts.push(t));
+                    assert_eq!(sparse.send_start, starts, "{name}, K = {k}, {ports:?}");
+                    for v in shape.nodes() {
+                        assert_eq!(sparse.held.first(v), held.first(v), "{name}, {v:?}");
                     }
                 }
             }

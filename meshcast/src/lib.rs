@@ -98,6 +98,7 @@ pub mod evaluation;
 pub mod exact;
 pub mod experiment;
 mod hint;
+mod node_table;
 pub mod plan;
 pub mod route;
 pub mod schedule;

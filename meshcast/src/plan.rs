@@ -19,6 +19,7 @@
 use std::fmt;
 
 use crate::error::PlanError;
+use crate::node_table::{NodeTable, PerNode};
 use crate::topology::{Node, Shape};
 
 /// The family of a plan, which fixes the rules its sends obey.
@@ -406,14 +407,16 @@ impl Plan {
     pub fn validate(&self, shape: &Shape, shortest: bool) -> Result<(), PlanError> {
         let name = |n: Node| shape.fmt_node(n);
         self.check_destinations(shape)?;
-        const NONE: u32 = u32::MAX;
-        // depth[n]: hops from the source along the plan to where n received the message.
-        let mut depth = vec![NONE; shape.len()];
-        let mut sends_from = vec![0u32; shape.len()];
-        depth[self.source.index()] = 0;
+        // reached: 1 + the hops from the source along the plan to where a node received the
+        // message, 0 while it has not. Per-node tables that cost the plan, and nothing below
+        // visits a node the plan does not reach: a plan on a large mesh is checked in the
+        // time it takes to read it.
+        let table = || NodeTable::for_plan(shape.len(), self.hops.len() + 1);
+        let (mut reached, mut sends_from, mut is_dest) = (table(), table(), table());
+        reached.set(self.source.index(), 1);
         for (i, send) in self.sends().enumerate() {
             let from = send.from;
-            if from.index() >= shape.len() || depth[from.index()] == NONE {
+            if from.index() >= shape.len() || reached.value(from.index()) == 0 {
                 return Err(PlanError::SenderLacksMessage {
                     send: i,
                     node: format!("node {}", from.index()),
@@ -425,7 +428,7 @@ impl Plan {
             if send.hops.last().is_none_or(|h| !h.drop()) {
                 return Err(PlanError::DeliversNothing(i));
             }
-            sends_from[from.index()] += 1;
+            sends_from.set(from.index(), sends_from.value(from.index()) + 1);
             let mut at = from;
             for (j, hop) in send.hops.iter().enumerate() {
                 if hop.node().index() >= shape.len() || shape.link(at, hop.node()).is_none() {
@@ -436,36 +439,39 @@ impl Plan {
                     });
                 }
                 if hop.drop() {
-                    if depth[hop.node().index()] != NONE {
+                    if reached.value(hop.node().index()) != 0 {
                         return Err(PlanError::DeliveredTwice(name(hop.node())));
                     }
-                    depth[hop.node().index()] = depth[from.index()] + j as u32 + 1;
+                    let depth = reached.value(from.index()) + j as u32 + 1;
+                    reached.set(hop.node().index(), depth);
                 }
                 at = hop.node();
             }
         }
-        let mut is_dest = vec![false; shape.len()];
         for &d in &self.destinations {
-            is_dest[d.index()] = true;
-            if depth[d.index()] == NONE {
+            is_dest.set(d.index(), 1);
+            let Some(depth) = reached.value(d.index()).checked_sub(1) else {
                 return Err(PlanError::Unreached(name(d)));
-            }
+            };
             let distance = shape.distance(self.source, d);
-            if shortest && depth[d.index()] != distance {
+            if shortest && depth != distance {
                 return Err(PlanError::NotShortest {
                     node: name(d),
-                    hops: depth[d.index()],
+                    hops: depth,
                     distance,
                 });
             }
         }
         if self.kind == PlanKind::Tree {
-            let useless = shape.nodes().find(|n| {
-                depth[n.index()] != NONE
-                    && *n != self.source
-                    && sends_from[n.index()] == 0
-                    && !is_dest[n.index()]
-            });
+            // The first useless leaf in node order, among the nodes the plan reached: its drops
+            // (a drop at the source was refused above).
+            let useless = self
+                .hops
+                .iter()
+                .filter(|h| h.drop())
+                .map(|h| h.node())
+                .filter(|n| sends_from.value(n.index()) == 0 && is_dest.value(n.index()) == 0)
+                .min();
             if let Some(n) = useless {
                 return Err(PlanError::UselessLeaf(name(n)));
             }
@@ -595,70 +601,80 @@ mod tests {
         s.node(c).unwrap()
     }
 
+    /// On a 3×3 mesh the validator's per-node tables are dense, on a 400×400 one (the same
+    /// plans in its corner) sparse: the verdicts are the same.
     #[test]
     fn validator_accepts_a_small_tree_and_rejects_broken_ones() {
-        let s: Shape = "mesh:3x3".parse().unwrap();
-        let src = n(&s, &[0, 0]);
-        let dests = vec![n(&s, &[1, 1]), n(&s, &[2, 0])];
-        let mut p = Plan::new(PlanKind::Tree, src, dests.clone());
-        p.push_edge(src, n(&s, &[1, 0]));
-        p.push_edge(n(&s, &[1, 0]), n(&s, &[2, 0]));
-        p.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
-        assert_eq!(p.validate(&s, true), Ok(()));
+        for topology in ["mesh:3x3", "mesh:400x400"] {
+            let s: Shape = topology.parse().unwrap();
+            let src = n(&s, &[0, 0]);
+            let dests = vec![n(&s, &[1, 1]), n(&s, &[2, 0])];
+            let mut p = Plan::new(PlanKind::Tree, src, dests.clone());
+            p.push_edge(src, n(&s, &[1, 0]));
+            p.push_edge(n(&s, &[1, 0]), n(&s, &[2, 0]));
+            p.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
+            assert_eq!(p.validate(&s, true), Ok(()));
 
-        let mut jump = Plan::new(PlanKind::Tree, src, dests.clone());
-        jump.push_edge(src, n(&s, &[2, 0]));
-        assert!(matches!(
-            jump.validate(&s, false),
-            Err(PlanError::NotALink { .. })
-        ));
+            let mut jump = Plan::new(PlanKind::Tree, src, dests.clone());
+            jump.push_edge(src, n(&s, &[2, 0]));
+            assert!(matches!(
+                jump.validate(&s, false),
+                Err(PlanError::NotALink { .. })
+            ));
 
-        let mut early = Plan::new(PlanKind::Tree, src, dests.clone());
-        early.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
-        assert!(matches!(
-            early.validate(&s, false),
-            Err(PlanError::SenderLacksMessage { .. })
-        ));
+            let mut early = Plan::new(PlanKind::Tree, src, dests.clone());
+            early.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
+            assert!(matches!(
+                early.validate(&s, false),
+                Err(PlanError::SenderLacksMessage { .. })
+            ));
 
-        let mut leaf = p.clone();
-        leaf.push_edge(n(&s, &[1, 1]), n(&s, &[1, 2]));
-        assert!(matches!(
-            leaf.validate(&s, false),
-            Err(PlanError::UselessLeaf(_))
-        ));
+            // Two useless leaves: the first in node order is named, not the first added.
+            let mut leaf = p.clone();
+            leaf.push_edge(n(&s, &[1, 1]), n(&s, &[1, 2]));
+            leaf.push_edge(n(&s, &[2, 0]), n(&s, &[2, 1]));
+            let first = s.fmt_node(n(&s, &[2, 1]));
+            assert_eq!(leaf.validate(&s, false), Err(PlanError::UselessLeaf(first)));
 
-        let mut twice = p.clone();
-        twice.push_edge(n(&s, &[2, 0]), n(&s, &[2, 1]));
-        twice.push_edge(n(&s, &[2, 1]), n(&s, &[1, 1]));
-        assert!(matches!(
-            twice.validate(&s, false),
-            Err(PlanError::DeliveredTwice(_))
-        ));
+            let mut twice = p.clone();
+            twice.push_edge(n(&s, &[2, 0]), n(&s, &[2, 1]));
+            twice.push_edge(n(&s, &[2, 1]), n(&s, &[1, 1]));
+            assert!(matches!(
+                twice.validate(&s, false),
+                Err(PlanError::DeliveredTwice(_))
+            ));
 
-        let mut missing = Plan::new(PlanKind::Tree, src, dests);
-        missing.push_edge(src, n(&s, &[1, 0]));
-        missing.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
-        assert!(matches!(
-            missing.validate(&s, false),
-            Err(PlanError::Unreached(_))
-        ));
+            let mut missing = Plan::new(PlanKind::Tree, src, dests);
+            missing.push_edge(src, n(&s, &[1, 0]));
+            missing.push_edge(n(&s, &[1, 0]), n(&s, &[1, 1]));
+            assert!(matches!(
+                missing.validate(&s, false),
+                Err(PlanError::Unreached(_))
+            ));
+        }
     }
 
     #[test]
     fn validator_checks_shortest_paths_and_paths() {
-        let s: Shape = "mesh:3x3".parse().unwrap();
-        let src = n(&s, &[0, 0]);
-        let far = n(&s, &[1, 0]);
-        let mut p = Plan::new(PlanKind::Path, src, vec![far]);
-        p.push_send(
-            src,
-            [[0, 1], [1, 1], [1, 0]].map(|c| Hop::new(n(&s, &c), c == [1, 0])),
-        );
-        assert_eq!(p.validate(&s, false), Ok(()));
-        assert!(matches!(
-            p.validate(&s, true),
-            Err(PlanError::NotShortest { .. })
-        ));
+        for topology in ["mesh:3x3", "mesh:400x400"] {
+            let s: Shape = topology.parse().unwrap();
+            let src = n(&s, &[0, 0]);
+            let far = n(&s, &[1, 0]);
+            let mut p = Plan::new(PlanKind::Path, src, vec![far]);
+            p.push_send(
+                src,
+                [[0, 1], [1, 1], [1, 0]].map(|c| Hop::new(n(&s, &c), c == [1, 0])),
+            );
+            assert_eq!(p.validate(&s, false), Ok(()));
+            assert_eq!(
+                p.validate(&s, true),
+                Err(PlanError::NotShortest {
+                    node: s.fmt_node(far),
+                    hops: 3,
+                    distance: 1
+                })
+            );
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use crate::eval::{one_port_time_in_order, Metrics};
+use crate::eval::{one_port_time_in_order, Held, Metrics};
 use crate::plan::{BySender, Plan, PlanKind};
 use crate::topology::{Node, Shape};
 
@@ -91,7 +91,7 @@ pub struct Buffers {
     /// One large sender's sends as ranking keys, sorted ([`rank_sends`]).
     sorted: Vec<u64>,
     /// Per node, when it holds the message (the playback's table).
-    held: Vec<u32>,
+    held: Held,
 }
 
 impl Schedule {

@@ -1,0 +1,106 @@
+//! Per-node tables for one plan that cost the plan, not the topology: what the validator and the
+//! playbacks of [`crate::eval`] keep per node, on a topology of any size.
+//!
+//! A [`NodeTable`] holds a `u32` per node, 0 until set. It is dense — a table the size of the
+//! topology, allocated zeroed, so that the pages no node of the plan lies on are never backed —
+//! while the topology has at most [`DENSE`] times as many nodes as the plan, and sparse — a hash
+//! map of the nodes set — beyond. On an 8192×8192 mesh a dense table is 256 MiB of address
+//! space, and a plan whose branches run along columns touches a page per node; three
+//! destinations cost a sparse table a few thousand entries. The tables a sweep reuses from plan
+//! to plan stay plain `Vec`s (`eval`'s per-thread tables, [`crate::schedule::Buffers`]): they
+//! are allocated once, and an access without a test of the kind of table is the cheaper one.
+//! [`PerNode`] lets one function work on either.
+
+use std::collections::HashMap;
+
+/// A topology of at most this many times the plan's nodes gets a dense table.
+pub(crate) const DENSE: usize = 32;
+
+/// A `u32` per node, 0 where none was set: a [`NodeTable`], or a plain table indexed by node.
+pub(crate) trait PerNode {
+    /// Node `i`'s value.
+    fn value(&self, i: usize) -> u32;
+    /// Set node `i`'s value.
+    fn set(&mut self, i: usize, value: u32);
+}
+
+impl PerNode for Vec<u32> {
+    #[inline]
+    fn value(&self, i: usize) -> u32 {
+        self[i]
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, value: u32) {
+        self[i] = value;
+    }
+}
+
+/// A `u32` per node of a topology, 0 where none was set (see the module).
+#[derive(Clone, Debug)]
+pub(crate) enum NodeTable {
+    /// Indexed by node, the size of the topology.
+    Dense(Vec<u32>),
+    /// The nodes set.
+    Sparse(HashMap<u32, u32>),
+}
+
+impl NodeTable {
+    /// A table of a topology of `nodes` nodes for a plan that sets about `plan_nodes` of them:
+    /// dense or sparse as the module says.
+    pub(crate) fn for_plan(nodes: usize, plan_nodes: usize) -> NodeTable {
+        if nodes <= DENSE.saturating_mul(plan_nodes) {
+            NodeTable::Dense(vec![0; nodes])
+        } else {
+            NodeTable::Sparse(HashMap::with_capacity(plan_nodes))
+        }
+    }
+}
+
+impl PerNode for NodeTable {
+    fn value(&self, i: usize) -> u32 {
+        match self {
+            NodeTable::Dense(table) => table[i],
+            NodeTable::Sparse(map) => map.get(&(i as u32)).copied().unwrap_or(0),
+        }
+    }
+
+    fn set(&mut self, i: usize, value: u32) {
+        match self {
+            NodeTable::Dense(table) => table[i] = value,
+            NodeTable::Sparse(map) => {
+                map.insert(i as u32, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_and_sparse_tables_agree() {
+        let mut tables = [NodeTable::for_plan(1000, 40), NodeTable::for_plan(1000, 3)];
+        assert!(matches!(tables[0], NodeTable::Dense(_)));
+        assert!(matches!(tables[1], NodeTable::Sparse(_)));
+        for table in &mut tables {
+            for i in (0..1000).step_by(7) {
+                table.set(i, i as u32 * 3 + 1);
+            }
+            table.set(14, 0);
+        }
+        for i in 0..1000 {
+            let expected = if i % 7 == 0 && i != 14 {
+                i as u32 * 3 + 1
+            } else {
+                0
+            };
+            assert_eq!(
+                [tables[0].value(i), tables[1].value(i)],
+                [expected; 2],
+                "node {i}"
+            );
+        }
+    }
+}
