@@ -168,7 +168,9 @@ pub fn message_steps(plan: &Plan, shape: &Shape, ports: Ports) -> u32 {
     switched_completion(plan, shape, ports, |_| 1, |_, _| 1)
 }
 
-/// When every send starts and every node first holds the message, under one port model.
+/// When every send starts and every node first holds the message, under one port model. Its
+/// per-node tables cost the plan, not the topology: a plan on a mesh far larger than itself
+/// keeps only the nodes it reaches.
 #[derive(Clone, Debug)]
 pub struct Timeline {
     send_start: Vec<u32>,
@@ -297,7 +299,7 @@ impl Timeline {
 }
 
 /// The message-passing step of every send of a plan and the step every node first holds the
-/// message (see [`message_steps`]).
+/// message (see [`message_steps`]); like [`Timeline`], in tables that cost the plan.
 #[derive(Clone, Debug)]
 pub struct Steps {
     send_step: Vec<u32>,
@@ -716,11 +718,17 @@ mod tests {
                     let busy = |n: u32| 3 + n;
                     let arrive = |n: u32, j: u32| 2 * j + n;
                     let sparse = Playback::of(&plan, &shape, ports, busy, arrive);
-                    assert!(matches!(sparse.held.0, NodeTable::Sparse(_)), "{name}, K = {k}");
+                    assert!(
+                        matches!(sparse.held.0, NodeTable::Sparse(_)),
+                        "{name}, K = {k}"
+                    );
                     let width = port_width(&plan, ports);
-                    let (mut held, mut free) = (Held::new(shape.len()), vec![0; shape.len() * width]);
+                    let (mut held, mut free) =
+                        (Held::new(shape.len()), vec![0; shape.len() * width]);
                     let mut starts = Vec::new();
-                    play(&plan, width, &mut held, &mut free, busy, arrive, |t| starts.push(t));
+                    play(&plan, width, &mut held, &mut free, busy, arrive, |t| {
+                        starts.push(t)
+                    });
                     assert_eq!(sparse.send_start, starts, "{name}, K = {k}, {ports:?}");
                     for v in shape.nodes() {
                         assert_eq!(sparse.held.first(v), held.first(v), "{name}, {v:?}");
