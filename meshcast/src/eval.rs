@@ -657,25 +657,38 @@ mod tests {
     use crate::algo::{self, Request};
     use crate::plan::{Hop, PlanKind};
 
+    /// Multicasts on `shape` from random sources to about `k` random destinations for each `k`
+    /// of `ks`, drawn by a small generator seeded with `seed`.
+    fn random_requests(
+        shape: &Shape,
+        mut seed: u64,
+        ks: impl IntoIterator<Item = usize>,
+    ) -> Vec<Request> {
+        let mut next = move |n: u32| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as u32 % n
+        };
+        let n = shape.len() as u32;
+        ks.into_iter()
+            .map(|k| {
+                let source = Node(next(n));
+                let mut dests: Vec<Node> = (0..k).map(|_| Node(next(n))).collect();
+                dests.sort_unstable();
+                dests.dedup();
+                dests.retain(|&d| d != source);
+                Request::new(shape.clone(), source, dests).unwrap()
+            })
+            .collect()
+    }
+
     /// The per-thread tables stay clean from plan to plan, whether a plan sets back its own
     /// entries (few destinations on a large mesh) or fills the tables whole (many, or a small
     /// mesh): every completion equals the one played on new tables.
     #[test]
     fn completions_on_the_threads_tables_match_new_tables() {
-        let mut seed = 7u64;
-        let mut next = move |n: u32| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 33) as u32 % n
-        };
         for (topology, ks) in [("mesh:60x60", [1, 3, 2000]), ("mesh:6x6", [1, 5, 30])] {
             let shape: Shape = topology.parse().unwrap();
-            for k in ks.into_iter().cycle().take(12) {
-                let source = Node(next(shape.len() as u32));
-                let mut dests: Vec<Node> = (0..k).map(|_| Node(next(shape.len() as u32))).collect();
-                dests.sort_unstable();
-                dests.dedup();
-                dests.retain(|&d| d != source);
-                let req = Request::new(shape.clone(), source, dests).unwrap();
+            for req in random_requests(&shape, 7, ks.into_iter().cycle().take(12)) {
                 for name in ["separate", "dual-path"] {
                     let plan = algo::find(name).unwrap().route(&req).unwrap();
                     for ports in [Ports::One, Ports::Multi(2), Ports::All] {
@@ -700,18 +713,8 @@ mod tests {
     #[test]
     fn sparse_and_dense_playbacks_agree() {
         let shape: Shape = "mesh:300x300".parse().unwrap();
-        let mut seed = 11u64;
-        let mut next = move |n: u32| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 33) as u32 % n
-        };
-        for k in [1, 3, 8, 1, 3, 8] {
-            let source = Node(next(shape.len() as u32));
-            let mut dests: Vec<Node> = (0..k).map(|_| Node(next(shape.len() as u32))).collect();
-            dests.sort_unstable();
-            dests.dedup();
-            dests.retain(|&d| d != source);
-            let req = Request::new(shape.clone(), source, dests).unwrap();
+        for req in random_requests(&shape, 11, [1, 3, 8, 1, 3, 8]) {
+            let k = req.destinations().len();
             for name in ["vh", "separate", "dual-path"] {
                 let plan = algo::find(name).unwrap().route(&req).unwrap();
                 for ports in [Ports::One, Ports::Multi(2), Ports::All] {
