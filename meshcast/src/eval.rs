@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::InputError;
-use crate::node_table::{NodeTable, PerNode};
+use crate::node_table::{NodeTable, PerNode, LARGE};
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
@@ -479,7 +479,7 @@ pub fn cut_through_latency(plan: &Plan, shape: &Shape, model: CutThrough) -> u32
 /// The completion time of `plan` when a send of `n` hops keeps its sender's port busy for
 /// `busy(n)` and the node `j` hops down it holds the message `arrive(n, j)` after it starts:
 /// [`Playback::of`]'s, played on the thread's [`Tables`] — the work is the plan's, not the
-/// topology's.
+/// topology's — or, from [`LARGE`] entries on, on tables of the plan's own.
 fn switched_completion(
     plan: &Plan,
     shape: &Shape,
@@ -488,6 +488,10 @@ fn switched_completion(
     arrive: impl Fn(u32, u32) -> u32,
 ) -> u32 {
     let width = port_width(plan, ports);
+    if shape.len() * (1 + width) >= LARGE {
+        let played = Playback::of(plan, shape, ports, busy, arrive);
+        return played.held.last_destination(plan);
+    }
     TABLES.with_borrow_mut(|t| {
         t.fit(shape.len(), width);
         play(plan, width, &mut t.held, &mut t.free, busy, arrive, |_| ());
@@ -509,16 +513,12 @@ fn port_width(plan: &Plan, ports: Ports) -> usize {
 /// Per node, when it holds the message and when its [`port_width`] ports free: the tables
 /// [`switched_completion`] plays on, kept per thread from one plan to the next — [`NEVER`] and
 /// 0 everywhere between plans, since a plan sets back the entries it wrote — so that a plan
-/// writes only its own nodes' entries. Tables of [`LARGE_TABLES`] entries or more are given
-/// back after the plan.
+/// writes only its own nodes' entries. They stay below [`LARGE`] entries.
 #[derive(Default)]
 struct Tables {
     held: Held,
     free: Vec<u32>,
 }
-
-/// See [`Tables`]: 128 MB.
-const LARGE_TABLES: usize = 1 << 25;
 
 thread_local! {
     static TABLES: std::cell::RefCell<Tables> = std::cell::RefCell::default();
@@ -538,10 +538,6 @@ impl Tables {
 
     /// Set back the entries `plan` wrote, played with `width` ports per node.
     fn clean(&mut self, plan: &Plan, width: usize) {
-        if self.held.len() + self.free.len() >= LARGE_TABLES {
-            *self = Tables::default();
-            return;
-        }
         self.held.unhold(plan);
         // All-port plays keep no ports: nothing to set back.
         if width > 0 {
@@ -627,16 +623,31 @@ fn play<T: PerNode>(
 ///
 /// `held` is a per-node buffer, reused between calls and [`NEVER`] everywhere between them: a
 /// call writes the entries of the plan's nodes only and sets them back before it returns, so
-/// its work is the plan's, not the topology's.
+/// its work is the plan's, not the topology's. A topology of [`LARGE`] nodes or more is played
+/// on a table of the plan's own instead.
 pub(crate) fn one_port_time_in_order(
     plan: &Plan,
     shape: &Shape,
     position: impl Fn(usize) -> u32,
     held: &mut Held,
 ) -> u32 {
+    if shape.len() >= LARGE {
+        return play_in_order(plan, position, &mut Held::for_plan(shape.len(), plan));
+    }
     if held.len() < shape.len() {
         *held = Held::new(shape.len());
     }
+    let last = play_in_order(plan, position, held);
+    held.unhold(plan);
+    last
+}
+
+/// [`one_port_time_in_order`] on the table `held`, [`NEVER`] everywhere.
+fn play_in_order<T: PerNode>(
+    plan: &Plan,
+    position: impl Fn(usize) -> u32,
+    held: &mut Held<T>,
+) -> u32 {
     held.set(plan.source().index(), 0);
     for (i, send) in plan.sends().enumerate() {
         let start = held.get(send.from.index()).saturating_add(position(i));
@@ -646,9 +657,7 @@ pub(crate) fn one_port_time_in_order(
             }
         }
     }
-    let last = held.last_destination(plan);
-    held.unhold(plan);
-    last
+    held.last_destination(plan)
 }
 
 #[cfg(test)]
@@ -736,6 +745,59 @@ mod tests {
                     for v in shape.nodes() {
                         assert_eq!(sparse.held.first(v), held.first(v), "{name}, {v:?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// The same plans, moved from a 40×40 mesh into a corner of one of [`LARGE`] nodes or more
+    /// (where the playbacks, the port orders' grouping and the validator keep tables of the
+    /// plan's own instead of the reused ones), measure the same under every model.
+    #[test]
+    fn a_plan_measures_the_same_on_a_mesh_past_large() {
+        use crate::schedule::{Buffers, Schedule};
+        let small: Shape = "mesh:40x40".parse().unwrap();
+        let large: Shape = "mesh:8192x8192".parse().unwrap();
+        assert!(large.len() >= LARGE);
+        // Into the last rows, so that the node ids pass LARGE too.
+        let moved = |v: Node| {
+            let c = small.coords(v);
+            large.node(&[c[0], c[1] + 8192 - 40]).unwrap()
+        };
+        let orders = [Schedule::Paper, Schedule::Optimal];
+        let mut buffers = (Buffers::default(), Buffers::default());
+        for req in random_requests(&small, 5, [1, 4, 12, 30]) {
+            for name in ["vh", "dds", "lin", "separate", "u-mesh"] {
+                let plan = algo::find(name).unwrap().route(&req).unwrap();
+                let dests = plan.destinations().iter().map(|&d| moved(d)).collect();
+                let mut far = Plan::new(plan.kind(), moved(plan.source()), dests);
+                for send in plan.sends() {
+                    let hops = send
+                        .hops
+                        .iter()
+                        .map(|h| Hop::new(moved(h.node()), h.drop()));
+                    far.push_send(moved(send.from), hops);
+                }
+                assert_eq!(far.validate(&large, false), Ok(()));
+                assert_eq!(
+                    Schedule::metrics(&plan, &small, &orders, &mut buffers.0),
+                    Schedule::metrics(&far, &large, &orders, &mut buffers.1),
+                    "{name}"
+                );
+                for ports in [Ports::One, Ports::Multi(2), Ports::All] {
+                    let model = Wormhole {
+                        startup: 3,
+                        length: 20,
+                        ports,
+                    };
+                    assert_eq!(
+                        wormhole_latency(&plan, &small, model),
+                        wormhole_latency(&far, &large, model)
+                    );
+                    assert_eq!(
+                        message_steps(&plan, &small, ports),
+                        message_steps(&far, &large, ports)
+                    );
                 }
             }
         }

@@ -16,6 +16,10 @@ use std::collections::HashMap;
 /// A topology of at most this many times the plan's nodes gets a dense table.
 pub(crate) const DENSE: usize = 32;
 
+/// Tables of this many entries or more (128 MiB of `u32`) are not kept dense from one plan to
+/// the next: plans would back their pages one by one, up to the whole table.
+pub(crate) const LARGE: usize = 1 << 25;
+
 /// A `u32` per node, 0 where none was set: a [`NodeTable`], or a plain table indexed by node.
 pub(crate) trait PerNode {
     /// Node `i`'s value.
@@ -45,6 +49,13 @@ pub(crate) enum NodeTable {
     Sparse(HashMap<u32, u32>),
 }
 
+impl Default for NodeTable {
+    /// An empty dense table.
+    fn default() -> NodeTable {
+        NodeTable::Dense(Vec::new())
+    }
+}
+
 impl NodeTable {
     /// A table of a topology of `nodes` nodes for a plan that sets about `plan_nodes` of them:
     /// dense or sparse as the module says.
@@ -55,9 +66,45 @@ impl NodeTable {
             NodeTable::Sparse(HashMap::with_capacity(plan_nodes))
         }
     }
+
+    /// A table to keep from plan to plan, with room for `nodes` nodes: dense below [`LARGE`],
+    /// sparse from there on.
+    pub(crate) fn reusable(nodes: usize) -> NodeTable {
+        if nodes < LARGE {
+            NodeTable::Dense(vec![0; nodes])
+        } else {
+            NodeTable::Sparse(HashMap::new())
+        }
+    }
+
+    /// Whether node ids below `nodes` fit: always for a sparse table.
+    pub(crate) fn fits(&self, nodes: usize) -> bool {
+        match self {
+            NodeTable::Dense(table) => table.len() >= nodes,
+            NodeTable::Sparse(_) => true,
+        }
+    }
+
+    /// Node `i`'s value, 0 for a node beyond a dense table.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> u32 {
+        match self {
+            NodeTable::Dense(table) => table.get(i).copied().unwrap_or(0),
+            NodeTable::Sparse(map) => map.get(&(i as u32)).copied().unwrap_or(0),
+        }
+    }
+
+    /// Every value back to 0, where `set` lists every node whose value was set.
+    pub(crate) fn reset(&mut self, set: impl IntoIterator<Item = usize>) {
+        match self {
+            NodeTable::Dense(table) => set.into_iter().for_each(|i| table[i] = 0),
+            NodeTable::Sparse(map) => map.clear(),
+        }
+    }
 }
 
 impl PerNode for NodeTable {
+    #[inline]
     fn value(&self, i: usize) -> u32 {
         match self {
             NodeTable::Dense(table) => table[i],
@@ -65,6 +112,7 @@ impl PerNode for NodeTable {
         }
     }
 
+    #[inline]
     fn set(&mut self, i: usize, value: u32) {
         match self {
             NodeTable::Dense(table) => table[i] = value,

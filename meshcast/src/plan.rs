@@ -99,11 +99,13 @@ pub struct Send<'a> {
 ///   `slot[v]` counts from 1 in the order the senders first send (0: no sends). Only the
 ///   senders' entries are written, and cleared again when the storage groups the next plan; a
 ///   larger table comes zeroed from the allocator, which for a large one maps pages the kernel
-///   backs only where a sender's entry is written.
+///   backs only where a sender's entry is written. From [`crate::node_table::LARGE`] nodes on,
+///   the table is a hash map ([`NodeTable::reusable`]): plan after plan would back its pages,
+///   up to the whole table.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BySender {
     dense: bool,
-    slot: Vec<u32>,
+    slot: NodeTable,
     senders: Vec<Node>,
     bounds: Vec<u32>,
     order: Vec<u32>,
@@ -120,7 +122,7 @@ impl BySender {
         let s = if self.dense {
             v.index() + 1
         } else {
-            self.slot.get(v.index()).map_or(0, |&s| s as usize)
+            self.slot.get(v.index()) as usize
         };
         match (self.bounds.get(s), self.bounds.get(s + 1)) {
             (Some(&a), Some(&b)) if s > 0 => &self.order[a as usize..b as usize],
@@ -353,9 +355,7 @@ impl Plan {
             bounds,
             order,
         } = by;
-        for v in senders.drain(..) {
-            slot[v.index()] = 0;
-        }
+        slot.reset(senders.drain(..).map(|v| v.index()));
         let nodes = self.from.iter().map(|f| f.index() + 1).max().unwrap_or(0);
         *dense = nodes <= DENSE * self.from.len();
         bounds.clear();
@@ -366,18 +366,20 @@ impl Plan {
                 bounds[f.index() + 1] += 1;
             }
         } else {
-            if slot.len() < nodes {
+            if !slot.fits(nodes) {
                 // All zeros, like the table it replaces.
-                *slot = vec![0; nodes];
+                *slot = NodeTable::reusable(nodes);
             }
             for f in &self.from {
                 let v = f.index();
-                if slot[v] == 0 {
+                let mut s = slot.value(v);
+                if s == 0 {
                     senders.push(*f);
                     bounds.push(0);
-                    slot[v] = senders.len() as u32;
+                    s = senders.len() as u32;
+                    slot.set(v, s);
                 }
-                bounds[slot[v] as usize] += 1;
+                bounds[s as usize] += 1;
             }
         }
         let mut end = 0;
@@ -390,7 +392,7 @@ impl Plan {
         if *dense {
             place_from_last(&self.from, bounds, order, |v| v + 1);
         } else {
-            place_from_last(&self.from, bounds, order, |v| slot[v] as usize);
+            place_from_last(&self.from, bounds, order, |v| slot.value(v) as usize);
         }
         bounds.push(self.from.len() as u32);
     }
