@@ -6,10 +6,14 @@
 //! while the topology has at most [`DENSE`] times as many nodes as the plan, and sparse — a hash
 //! map of the nodes set — beyond. On an 8192×8192 mesh a dense table is 256 MiB of address
 //! space, and a plan whose branches run along columns touches a page per node; three
-//! destinations cost a sparse table a few thousand entries. The tables a sweep reuses from plan
-//! to plan stay plain `Vec`s (`eval`'s per-thread tables, [`crate::schedule::Buffers`]): they
-//! are allocated once, and an access without a test of the kind of table is the cheaper one.
-//! [`PerNode`] lets one function work on either.
+//! destinations cost a sparse table a few thousand entries.
+//!
+//! The tables a sweep reuses from plan to plan (`eval`'s per-thread tables, the hold times of
+//! [`crate::schedule::Buffers`]) stay plain `Vec`s below [`LARGE`] nodes: they are allocated
+//! once, and an access without a test of the kind of table is the cheaper one; [`PerNode`]
+//! lets one function play on either. From [`LARGE`] nodes on, where plan after plan would back
+//! a reused table's pages up to the whole of it, those plans get tables of their own, and
+//! `plan::BySender` keeps its slots in a [`NodeTable::reusable`] one.
 
 use std::collections::HashMap;
 
