@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::InputError;
-use crate::node_table::{NodeTable, PerNode, LARGE};
+use crate::node_table::{NodeTable, PerNode, DENSE, LARGE};
 use crate::plan::Plan;
 use crate::topology::{Node, Shape};
 
@@ -208,7 +208,7 @@ impl Held {
     /// wherever a playback of it wrote. A table not much larger than the plan is cleared
     /// whole instead, which costs less than visiting its nodes one by one.
     fn unhold(&mut self, plan: &Plan) {
-        if self.len() <= 32 * plan.traffic() as usize {
+        if self.len() <= DENSE * plan.traffic() as usize {
             self.0.fill(0);
             return;
         }
@@ -550,7 +550,7 @@ impl Tables {
 }
 
 /// A plan played out under a port model: when every send starts and every node first holds the
-/// message, in tables of its own the size of the topology.
+/// message, in tables of its own that cost the plan ([`NodeTable::for_plan`]).
 struct Playback {
     send_start: Vec<u32>,
     held: Held<NodeTable>,

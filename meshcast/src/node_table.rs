@@ -89,15 +89,6 @@ impl NodeTable {
         }
     }
 
-    /// Node `i`'s value, 0 for a node beyond a dense table.
-    #[inline]
-    pub(crate) fn get(&self, i: usize) -> u32 {
-        match self {
-            NodeTable::Dense(table) => table.get(i).copied().unwrap_or(0),
-            NodeTable::Sparse(map) => map.get(&(i as u32)).copied().unwrap_or(0),
-        }
-    }
-
     /// Every value back to 0, where `set` lists every node whose value was set.
     pub(crate) fn reset(&mut self, set: impl IntoIterator<Item = usize>) {
         match self {
@@ -108,10 +99,11 @@ impl NodeTable {
 }
 
 impl PerNode for NodeTable {
+    /// Node `i`'s value (0 for a node beyond a dense table).
     #[inline]
     fn value(&self, i: usize) -> u32 {
         match self {
-            NodeTable::Dense(table) => table[i],
+            NodeTable::Dense(table) => table.get(i).copied().unwrap_or(0),
             NodeTable::Sparse(map) => map.get(&(i as u32)).copied().unwrap_or(0),
         }
     }

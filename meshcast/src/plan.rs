@@ -122,7 +122,7 @@ impl BySender {
         let s = if self.dense {
             v.index() + 1
         } else {
-            self.slot.get(v.index()) as usize
+            self.slot.value(v.index()) as usize
         };
         match (self.bounds.get(s), self.bounds.get(s + 1)) {
             (Some(&a), Some(&b)) if s > 0 => &self.order[a as usize..b as usize],
