@@ -51,6 +51,13 @@ use crate::stats::Tally;
 use crate::topology::Shape;
 use crate::workload::{random_destinations, seeded};
 
+thread_local! {
+    /// The storage [`Schedule::metrics`] times a sweep's plans in, one per thread and kept from
+    /// unit to unit: a rayon job of its own per few units would allocate its tables again, as
+    /// large as the mesh below `node_table::LARGE` nodes, for every job.
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+}
+
 /// Where the source of each multicast is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Placement {
@@ -335,10 +342,10 @@ impl Sweep {
         run: u32,
         schedules: &[Schedule],
     ) -> Result<Vec<Vec<Sample>>, Error> {
-        self.samples_with(k, run, schedules, &mut Buffers::default())
+        BUFFERS.with_borrow_mut(|buffers| self.samples_with(k, run, schedules, buffers))
     }
 
-    /// As [`Sweep::samples`], timing the plans in the caller's `buffers`.
+    /// As [`Sweep::samples`], timing the plans in `buffers`.
     fn samples_with(
         &self,
         k: usize,
@@ -435,20 +442,15 @@ impl Sweep {
         (0..self.units())
             .into_par_iter()
             .filter(|&u| shard.has(u) && todo[(u / runs) as usize])
-            .try_fold(
-                || (empty(), Buffers::default()),
-                |(mut tallies, mut buffers), u| {
-                    let (point, run) = ((u / runs) as usize, (u % runs) as u32);
-                    let samples =
-                        self.samples_with(self.ks[point], run, schedules, &mut buffers)?;
-                    for (tally, sample) in tallies.iter_mut().zip(&samples) {
-                        tally.points[point].add(sample);
-                    }
-                    done(1);
-                    Ok((tallies, buffers))
-                },
-            )
-            .map(|folded| folded.map(|(tallies, _)| tallies))
+            .try_fold(empty, |mut tallies, u| {
+                let (point, run) = ((u / runs) as usize, (u % runs) as u32);
+                let samples = self.samples(self.ks[point], run, schedules)?;
+                for (tally, sample) in tallies.iter_mut().zip(&samples) {
+                    tally.points[point].add(sample);
+                }
+                done(1);
+                Ok(tallies)
+            })
             .try_reduce(empty, |mut a, b| {
                 for (x, y) in a.iter_mut().zip(&b) {
                     x.merge(y);
