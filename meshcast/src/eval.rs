@@ -204,9 +204,10 @@ impl Held {
         self.0.len()
     }
 
-    /// Set the table back to [`NEVER`] at the source and at every hop's node of `plan`:
-    /// wherever a playback of it wrote. A table not much larger than the plan is cleared
-    /// whole instead, which costs less than visiting its nodes one by one.
+    /// Set the table back to [`NEVER`] at the source and at every node `plan` drops a copy at:
+    /// wherever a playback of it wrote (a worm passes most of its nodes by). A table not much
+    /// larger than the plan is cleared whole instead, which costs less than visiting its nodes
+    /// one by one.
     fn unhold(&mut self, plan: &Plan) {
         if self.len() <= DENSE * plan.traffic() as usize {
             self.0.fill(0);
@@ -214,7 +215,7 @@ impl Held {
         }
         self.0[plan.source().index()] = 0;
         for send in plan.sends() {
-            for hop in send.hops {
+            for hop in send.hops.iter().filter(|h| h.drop()) {
                 self.0[hop.node().index()] = 0;
             }
         }
