@@ -367,8 +367,10 @@ impl Plan {
             }
         } else {
             if !slot.fits(nodes) {
-                // All zeros, like the table it replaces.
-                *slot = NodeTable::reusable(nodes);
+                // All zeros, like the table it replaces; room for the next power of two, so
+                // that storage reused for plans with ever larger sender ids is allocated (and
+                // its pages backed) again a few times, not at every new largest id.
+                *slot = NodeTable::reusable(nodes.next_power_of_two());
             }
             for f in &self.from {
                 let v = f.index();
