@@ -592,6 +592,10 @@ impl LocalTree<'_> {
         let mut at = std::mem::take(&mut self.at);
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
+        if let Some(v) = self.adjacent(u, &at, both_ways) {
+            self.at = at;
+            return v;
+        }
         let mut search = Search {
             shell: 0,
             below: at[0],
@@ -606,6 +610,32 @@ impl LocalTree<'_> {
         }
         self.at = at;
         search.node
+    }
+
+    /// The earliest inserted tree node next to `u` (coordinates `c`) on the side
+    /// [`LocalTree::closest`] searches, if any: with `u` outside the tree, those are all the
+    /// tree nodes at the least distance. Most joins into a dense tree end here, without the
+    /// search's shells.
+    fn adjacent(&self, u: u32, c: &[u32], both_ways: bool) -> Option<u32> {
+        let mut best: Option<(u32, u32)> = None;
+        let mut offer = |v: u32| {
+            if self.contains(v) {
+                let seq = self.seq[v as usize];
+                if best.is_none_or(|(least, _)| seq < least) {
+                    best = Some((seq, v));
+                }
+            }
+        };
+        for (d, &x) in c.iter().enumerate() {
+            let s = self.grid.stride(d);
+            if x > 0 {
+                offer(u - s);
+            }
+            if both_ways && x + 1 < self.grid.ext[d] {
+                offer(u + s);
+            }
+        }
+        best.map(|(_, v)| v)
     }
 
     /// How far the search may step up dimension `d` from coordinates `c`.
