@@ -584,7 +584,9 @@ impl LocalTree<'_> {
     /// only those with every coordinate at most `u`'s unless `both_ways` — are searched in the
     /// membership bitmap a word at a time for the tree node nearest along the row on either
     /// side, until the rows lie farther than the best found. Every tree node at the least
-    /// distance is the nearest on its side of its row, so the ties are all seen.
+    /// distance is the nearest on its side of its row, so the ties are all seen. The nodes next
+    /// to `u` are looked at first ([`LocalTree::adjacent`]), which settles most searches in a
+    /// dense tree.
     fn closest(&mut self, u: u32, both_ways: bool) -> u32 {
         if self.contains(u) {
             return u;
