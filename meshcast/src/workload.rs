@@ -17,6 +17,8 @@
 //! assert!(!dests.contains(&source));
 //! ```
 
+use std::collections::HashSet;
+
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -38,7 +40,8 @@ pub fn point_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// `k` distinct nodes other than `source`, uniformly among all such sets (Floyd's sampling), in
-/// the order drawn.
+/// the order drawn. The nodes drawn are remembered in a set while `k` is small against the
+/// topology, in a flag per node otherwise: the same draws either way.
 pub fn random_destinations(
     shape: &Shape,
     source: Node,
@@ -53,17 +56,40 @@ pub fn random_destinations(
             topology: shape.to_string(),
         });
     }
-    let mut taken = vec![false; others];
-    let mut out = Vec::with_capacity(k);
-    for j in others - k..others {
-        let t = rng.random_range(0..=j);
-        let pick = if taken[t] { j } else { t };
-        taken[pick] = true;
-        out.push(pick);
-    }
+    let picks = if k.saturating_mul(DENSE) < others {
+        let mut taken = HashSet::with_capacity(k);
+        floyd(others, k, rng, |i| taken.insert(i))
+    } else {
+        let mut taken = vec![false; others];
+        floyd(others, k, rng, |i| !std::mem::replace(&mut taken[i], true))
+    };
     // Ids of the nodes other than the source: skip over the source's id.
     let node = |i: usize| Node((i + usize::from(i >= source.index())) as u32);
-    Ok(out.into_iter().map(node).collect())
+    Ok(picks.into_iter().map(node).collect())
+}
+
+/// [`random_destinations`] draws from the set while `k` times this is below the nodes.
+const DENSE: usize = 32;
+
+/// Floyd's sampling of `k` of `0..n`, in the order drawn; `take(i)` marks `i` drawn and says
+/// whether it was not before.
+fn floyd(
+    n: usize,
+    k: usize,
+    rng: &mut ChaCha8Rng,
+    mut take: impl FnMut(usize) -> bool,
+) -> Vec<usize> {
+    (n - k..n)
+        .map(|j| {
+            let t = rng.random_range(0..=j);
+            if take(t) {
+                t
+            } else {
+                take(j);
+                j
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -81,6 +107,29 @@ mod tests {
     }
 
     const PINNED: [usize; 5] = [23, 238, 135, 102, 294];
+
+    /// The set (small K) and the flags (large K) draw what Floyd's sampling written plainly
+    /// draws, on both sides of the switch (899 others: the set up to K = 28).
+    #[test]
+    fn set_and_flags_draw_the_same_nodes() {
+        let shape: Shape = "mesh:30x30".parse().unwrap();
+        let source = shape.node(&[4, 7]).unwrap();
+        let others = shape.len() - 1;
+        for k in [1, 5, 27, 28, 29, 30, 300, others] {
+            let got = random_destinations(&shape, source, k, &mut seeded(k as u64)).unwrap();
+            let (mut rng, mut taken) = (seeded(k as u64), vec![false; others]);
+            let want: Vec<Node> = (others - k..others)
+                .map(|j| {
+                    let t = rng.random_range(0..=j);
+                    let pick = if taken[t] { j } else { t };
+                    taken[pick] = true;
+                    let i = pick + usize::from(pick >= source.index());
+                    Node(i as u32)
+                })
+                .collect();
+            assert_eq!(got, want, "K = {k}");
+        }
+    }
 
     #[test]
     fn samples_are_distinct_and_exclude_the_source() {
