@@ -616,16 +616,20 @@ impl LocalTree<'_> {
 
     /// The earliest inserted tree node next to `u` (coordinates `c`) on the side
     /// [`LocalTree::closest`] searches, if any: with `u` outside the tree, those are all the
-    /// tree nodes at the least distance. Most joins into a dense tree end here, without the
-    /// search's shells.
+    /// tree nodes at the least distance, ranked as the shells rank theirs ([`Search::offer`]).
+    /// Most joins into a dense tree end here, without the shells.
     fn adjacent(&self, u: u32, c: &[u32], both_ways: bool) -> Option<u32> {
-        let mut best: Option<(u32, u32)> = None;
+        let mut search = Search {
+            shell: 1,
+            below: 0,
+            above: 0,
+            dist: u32::MAX,
+            node: NONE,
+            seq: NONE,
+        };
         let mut offer = |v: u32| {
             if self.contains(v) {
-                let seq = self.seq[v as usize];
-                if best.is_none_or(|(least, _)| seq < least) {
-                    best = Some((seq, v));
-                }
+                search.offer(1, v, self.seq);
             }
         };
         for (d, &x) in c.iter().enumerate() {
@@ -637,7 +641,7 @@ impl LocalTree<'_> {
                 offer(u + s);
             }
         }
-        best.map(|(_, v)| v)
+        (search.node != NONE).then_some(search.node)
     }
 
     /// How far the search may step up dimension `d` from coordinates `c`.
