@@ -17,7 +17,10 @@
 
 use std::collections::HashMap;
 
-/// A topology of at most this many times the plan's nodes gets a dense table.
+/// A topology of at most this many times the plan's nodes gets a dense table: a pass over, or
+/// a fill of, that many entries costs less than looking each of the plan's nodes up. The one
+/// threshold of the crate's per-node choices between a table of the topology and one of the
+/// plan (here, `plan::BySender`'s slots, the hold times' clean-up, the destination draws).
 pub(crate) const DENSE: usize = 32;
 
 /// Tables of this many entries or more (128 MiB of `u32`) are not kept dense from one plan to

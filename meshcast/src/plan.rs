@@ -19,7 +19,7 @@
 use std::fmt;
 
 use crate::error::PlanError;
-use crate::node_table::{NodeTable, PerNode};
+use crate::node_table::{NodeTable, PerNode, DENSE};
 use crate::topology::{Node, Shape};
 
 /// The family of a plan, which fixes the rules its sends obey.
@@ -93,8 +93,9 @@ pub struct Send<'a> {
 /// `order[bounds[s]..bounds[s + 1]]`, in plan order (`bounds[0]` is unused). Two ways to give
 /// nodes their slots, whichever costs less for the plan ([`Plan::group_by_sender`]):
 ///
-/// * **by node** (`dense`), while the node ids up to the largest sender are few against the
-///   sends: node `v` has slot `v + 1`, and a node that sends nothing an empty group;
+/// * **by node** (`dense`), while the node ids up to the largest sender are at most
+///   [`DENSE`] times the sends: node `v` has slot `v + 1`, and a node that sends nothing an
+///   empty group;
 /// * **by sender** otherwise, so that grouping costs the plan's sends, not the topology's nodes:
 ///   `slot[v]` counts from 1 in the order the senders first send (0: no sends). Only the
 ///   senders' entries are written, and cleared again when the storage groups the next plan; a
@@ -110,11 +111,6 @@ pub(crate) struct BySender {
     bounds: Vec<u32>,
     order: Vec<u32>,
 }
-
-/// [`BySender`] gives slots by node while the node ids up to the largest sender are at most this
-/// many times the sends: a pass over that many counters costs less than looking each send's
-/// slot up.
-const DENSE: usize = 32;
 
 impl BySender {
     /// The indices of the sends of `v`.

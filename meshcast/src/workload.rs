@@ -23,6 +23,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use crate::error::InputError;
+use crate::node_table::DENSE;
 use crate::topology::{Node, Shape};
 
 /// The generator for `seed`.
@@ -40,8 +41,8 @@ pub fn point_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// `k` distinct nodes other than `source`, uniformly among all such sets (Floyd's sampling), in
-/// the order drawn. The nodes drawn are remembered in a set while `k` is small against the
-/// topology, in a flag per node otherwise: the same draws either way.
+/// the order drawn. The nodes drawn are remembered in a set while the topology has more than
+/// `DENSE` (32) times `k` nodes, in a flag per node otherwise: the same draws either way.
 pub fn random_destinations(
     shape: &Shape,
     source: Node,
@@ -67,9 +68,6 @@ pub fn random_destinations(
     let node = |i: usize| Node((i + usize::from(i >= source.index())) as u32);
     Ok(picks.into_iter().map(node).collect())
 }
-
-/// [`random_destinations`] draws from the set while `k` times this is below the nodes.
-const DENSE: usize = 32;
 
 /// Floyd's sampling of `k` of `0..n`, in the order drawn; `take(i)` marks `i` drawn and says
 /// whether it was not before.
