@@ -200,6 +200,14 @@ impl Held {
         Held(vec![0; nodes])
     }
 
+    /// Room for `nodes` nodes: a new table where this one is too small — it is clean between
+    /// plans, so nothing is lost — whose pages only the plans back.
+    fn fit(&mut self, nodes: usize) {
+        if self.len() < nodes {
+            *self = Held::new(nodes);
+        }
+    }
+
     fn len(&self) -> usize {
         self.0.len()
     }
@@ -529,9 +537,7 @@ impl Tables {
     /// Room for `nodes` nodes of `width` ports: new zeroed tables where the old ones are too
     /// small (they are clean, so nothing is lost), whose pages only the plans back.
     fn fit(&mut self, nodes: usize, width: usize) {
-        if self.held.len() < nodes {
-            self.held = Held::new(nodes);
-        }
+        self.held.fit(nodes);
         if self.free.len() < nodes * width {
             self.free = vec![0; nodes * width];
         }
@@ -635,9 +641,7 @@ pub(crate) fn one_port_time_in_order(
     if shape.len() >= LARGE {
         return play_in_order(plan, position, &mut Held::for_plan(shape.len(), plan));
     }
-    if held.len() < shape.len() {
-        *held = Held::new(shape.len());
-    }
+    held.fit(shape.len());
     let last = play_in_order(plan, position, held);
     held.unhold(plan);
     last
