@@ -117,10 +117,18 @@ impl Grid {
 
     /// The coordinates of `i` into `out` (one per dimension), without allocating.
     pub fn coords_into(&self, i: u32, out: &mut [u32]) {
-        let divisors = self.by_stride.iter().zip(&self.by_ext);
-        for (c, (by_stride, by_ext)) in out.iter_mut().zip(divisors) {
-            *c = by_ext.rem(by_stride.div(i));
+        // Dimension by dimension, each quotient the next dimension's id: one multiplication
+        // per dimension, the last none.
+        let Some(last) = self.rank().checked_sub(1) else {
+            return;
+        };
+        let mut q = i;
+        for ((c, by_ext), &e) in out[..last].iter_mut().zip(&self.by_ext).zip(&self.ext) {
+            let next = by_ext.div(q);
+            *c = q - next * e;
+            q = next;
         }
+        out[last] = q;
     }
 
     /// The id of the node at local coordinates `c`.
@@ -527,6 +535,15 @@ impl LocalTree<'_> {
     /// the new branch starts at the last tree node on it, so links shared with the tree are used
     /// once and the result stays a tree.
     pub fn connect(&mut self, from: u32, to: u32) {
+        let mut at = std::mem::take(&mut self.at);
+        at.resize(self.grid.rank(), 0);
+        self.grid.coords_into(to, &mut at);
+        self.connect_to(from, to, &at);
+        self.at = at;
+    }
+
+    /// [`LocalTree::connect`] with `to`'s coordinates known: `to_at`.
+    fn connect_to(&mut self, from: u32, to: u32, to_at: &[u32]) {
         debug_assert!(self.contains(from));
         // The route walked backwards from `to` up to the first tree node met — the last one on
         // it, `from` at the latest — so that only the new branch is walked; each leg of it kept
@@ -536,7 +553,7 @@ impl LocalTree<'_> {
         legs.clear();
         let mut at = to;
         'walk: for d in (0..self.grid.rank()).rev() {
-            let (a, b) = (self.grid.coord(from, d), self.grid.coord(to, d));
+            let (a, b) = (self.grid.coord(from, d), to_at[d]);
             let s = self.grid.stride(d);
             let (forward, port) = if a < b {
                 (s, 2 * d)
@@ -573,52 +590,56 @@ impl LocalTree<'_> {
     }
 
     /// Join `u` to the tree: find the tree node closest to it (earliest inserted among equals)
-    /// and connect `u` from there by the dimension-ordered route.
+    /// and connect `u` from there by the dimension-ordered route — one link when it is next to
+    /// `u`. The coordinates of `u` the search computed serve the route too.
     pub fn join(&mut self, u: u32, reach: Reach) {
-        let c = self.closest(u, reach == Reach::Anywhere);
-        self.connect(c, u);
-    }
-
-    /// The tree node nearest `u` (earliest inserted among equals): the rows through `u`'s
-    /// shells — lines along dimension 0, at distance 0, 1, … from `u` in the other dimensions,
-    /// only those with every coordinate at most `u`'s unless `both_ways` — are searched in the
-    /// membership bitmap a word at a time for the tree node nearest along the row on either
-    /// side, until the rows lie farther than the best found. Every tree node at the least
-    /// distance is the nearest on its side of its row, so the ties are all seen. The nodes next
-    /// to `u` are looked at first ([`LocalTree::adjacent`]), which settles most searches in a
-    /// dense tree.
-    fn closest(&mut self, u: u32, both_ways: bool) -> u32 {
         if self.contains(u) {
-            return u;
+            return;
         }
         let mut at = std::mem::take(&mut self.at);
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
-        if let Some(v) = self.adjacent(u, &at, both_ways) {
-            self.at = at;
-            return v;
+        let both_ways = reach == Reach::Anywhere;
+        match self.adjacent(u, &at, both_ways) {
+            Some((c, port)) => self.add(u, c, Some(port)),
+            None => {
+                let c = self.closest(u, &at, both_ways);
+                self.connect_to(c, u, &at);
+            }
         }
+        self.at = at;
+    }
+
+    /// The tree node nearest `u` (coordinates `c`; not in the tree, nor next to it), earliest
+    /// inserted among equals: the rows through `u`'s shells — lines along dimension 0, at
+    /// distance 0, 1, … from `u` in the other dimensions, only those with every coordinate at
+    /// most `u`'s unless `both_ways` — are searched in the membership bitmap a word at a time for
+    /// the tree node nearest along the row on either side, until the rows lie farther than the
+    /// best found. Every tree node at the least distance is the nearest on its side of its row,
+    /// so the ties are all seen. [`LocalTree::join`] looks at the nodes next to `u` first
+    /// ([`LocalTree::adjacent`]), which settles most searches in a dense tree.
+    fn closest(&self, u: u32, c: &[u32], both_ways: bool) -> u32 {
         let mut search = Search {
             shell: 0,
-            below: at[0],
-            above: self.room(&at, 0, both_ways),
+            below: c[0],
+            above: self.room(c, 0, both_ways),
             dist: u32::MAX,
             node: NONE,
             seq: NONE,
         };
         while search.shell <= search.dist {
-            self.shell(u, &at, 1, search.shell, both_ways, &mut search);
+            self.shell(u, c, 1, search.shell, both_ways, &mut search);
             search.shell += 1;
         }
-        self.at = at;
         search.node
     }
 
     /// The earliest inserted tree node next to `u` (coordinates `c`) on the side
-    /// [`LocalTree::closest`] searches, if any: with `u` outside the tree, those are all the
-    /// tree nodes at the least distance, ranked as the shells rank theirs ([`Search::offer`]).
-    /// Most joins into a dense tree end here, without the shells.
-    fn adjacent(&self, u: u32, c: &[u32], both_ways: bool) -> Option<u32> {
+    /// [`LocalTree::closest`] searches, if any, with the port of the step from it to `u`: with
+    /// `u` outside the tree, those are all the tree nodes at the least distance, ranked as the
+    /// shells rank theirs ([`Search::offer`]). Most joins into a dense tree end here, without
+    /// the shells.
+    fn adjacent(&self, u: u32, c: &[u32], both_ways: bool) -> Option<(u32, usize)> {
         let mut search = Search {
             shell: 1,
             below: 0,
@@ -627,21 +648,25 @@ impl LocalTree<'_> {
             node: NONE,
             seq: NONE,
         };
-        let mut offer = |v: u32| {
+        let mut port = 0;
+        let mut offer = |v: u32, p: usize| {
             if self.contains(v) {
                 search.offer(1, v, self.seq);
+                if search.node == v {
+                    port = p;
+                }
             }
         };
         for (d, &x) in c.iter().enumerate() {
             let s = self.grid.stride(d);
             if x > 0 {
-                offer(u - s);
+                offer(u - s, 2 * d);
             }
             if both_ways && x + 1 < self.grid.ext[d] {
-                offer(u + s);
+                offer(u + s, 2 * d + 1);
             }
         }
-        (search.node != NONE).then_some(search.node)
+        (search.node != NONE).then_some((search.node, port))
     }
 
     /// How far the search may step up dimension `d` from coordinates `c`.
@@ -1161,11 +1186,20 @@ mod tests {
         }
         for p in probes {
             let u = p % len;
+            if tree.contains(u) {
+                continue;
+            }
+            let c = tree.grid.coords(u);
             for both_ways in [false, true] {
-                prop_assert_eq!(
-                    tree.closest(u, both_ways),
-                    nearest_by_scan(&tree, u, both_ways)
-                );
+                let want = nearest_by_scan(&tree, u, both_ways);
+                // The shells alone find it, next to `u` or not.
+                prop_assert_eq!(tree.closest(u, &c, both_ways), want);
+                if let Some((v, port)) = tree.adjacent(u, &c, both_ways) {
+                    prop_assert_eq!(v, want);
+                    let s = tree.grid.stride(port / 2);
+                    let step = if port % 2 == 0 { v + s } else { v - s };
+                    prop_assert_eq!(step, u);
+                }
             }
         }
         Ok(())
