@@ -92,30 +92,47 @@ pub(crate) struct Zones<'a> {
     /// The shape's ids as a grid (dimension 0 fastest, as the shape's): a node's global
     /// coordinates without a division.
     whole: Grid,
-    source: Vec<u32>,
-    /// Nodes on the positive and negative side of the source, per dimension.
-    pos: Vec<u32>,
-    neg: Vec<u32>,
+    torus: bool,
+    /// Per dimension: the source's coordinate, the extent and the nodes on either side.
+    sides: Vec<Side>,
+}
+
+/// One dimension of [`Zones`]: the source's coordinate, the shape's extent, and the nodes on
+/// the positive side of the source (the source's own included) and on the negative side.
+#[derive(Clone, Copy)]
+struct Side {
+    source: u32,
+    extent: u32,
+    pos: u32,
+    neg: u32,
 }
 
 impl<'a> Zones<'a> {
     pub(crate) fn new(shape: &'a Shape, source: Node) -> Zones<'a> {
-        let source = shape.coords(source);
-        let (pos, neg) = shape
+        let torus = shape.kind() == Kind::Torus;
+        let sides = shape
             .dims()
             .iter()
-            .zip(&source)
-            .map(|(&k, &s)| match shape.kind() {
-                Kind::Mesh => (k - s, s),
-                Kind::Torus => (k.div_ceil(2), k / 2),
+            .zip(shape.coords(source))
+            .map(|(&k, s)| {
+                let (pos, neg) = if torus {
+                    (k.div_ceil(2), k / 2)
+                } else {
+                    (k - s, s)
+                };
+                Side {
+                    source: s,
+                    extent: k,
+                    pos,
+                    neg,
+                }
             })
-            .unzip();
+            .collect();
         Zones {
             shape,
             whole: Grid::new(shape.dims()),
-            source,
-            pos,
-            neg,
+            torus,
+            sides,
         }
     }
 
@@ -127,11 +144,10 @@ impl<'a> Zones<'a> {
     /// The zone of `node`; its local coordinates in it go to `local` (one per dimension).
     pub(crate) fn locate(&self, node: Node, local: &mut [u32]) -> u32 {
         self.whole.coords_into(node.0, local);
-        let torus = self.shape.kind() == Kind::Torus;
-        let sides = self.shape.dims().iter().zip(&self.source).zip(&self.pos);
+        let torus = self.torus;
         let mut zone = 0u32;
-        for (i, (l, ((&k, &s), &pos))) in local.iter_mut().zip(sides).enumerate() {
-            let x = *l;
+        for (i, (l, side)) in local.iter_mut().zip(&self.sides).enumerate() {
+            let (x, s, k, pos) = (*l, side.source, side.extent, side.pos);
             // On a torus, (x − s) mod k: x + k − s lies in [1, 2k − 1]. In a mesh, a coordinate
             // below the source's wraps to a delta past the positive side.
             let delta = if torus && x < s {
@@ -155,12 +171,14 @@ impl<'a> Zones<'a> {
 
     /// The sizes of `zone`, dimension by dimension.
     pub(crate) fn extents(&self, zone: u32) -> Vec<u32> {
-        (0..self.source.len())
-            .map(|i| {
+        self.sides
+            .iter()
+            .enumerate()
+            .map(|(i, side)| {
                 if zone >> i & 1 == 1 {
-                    self.neg[i]
+                    side.neg
                 } else {
-                    self.pos[i]
+                    side.pos
                 }
             })
             .collect()
@@ -168,12 +186,12 @@ impl<'a> Zones<'a> {
 
     /// Global coordinate of local coordinate `l` along dimension `i` of `zone`.
     fn global_coord(&self, zone: u32, i: usize, l: u32) -> u32 {
-        let (s, k) = (self.source[i], self.shape.dims()[i]);
-        match (zone >> i & 1 == 1, self.shape.kind()) {
-            (false, Kind::Mesh) => s + l,
-            (true, Kind::Mesh) => s - 1 - l,
-            (false, Kind::Torus) => (s + l) % k,
-            (true, Kind::Torus) => (s + k - 1 - l) % k,
+        let (s, k) = (self.sides[i].source, self.sides[i].extent);
+        match (zone >> i & 1 == 1, self.torus) {
+            (false, false) => s + l,
+            (true, false) => s - 1 - l,
+            (false, true) => (s + l) % k,
+            (true, true) => (s + k - 1 - l) % k,
         }
     }
 
@@ -192,10 +210,10 @@ impl<'a> Zones<'a> {
     /// The steps of `zone`'s grid by port (`2i` up dimension `i`, `2i + 1` down), as changes of
     /// the global id.
     fn steps(&self, zone: u32) -> Vec<Step> {
-        let torus = self.shape.kind() == Kind::Torus;
-        (0..self.source.len())
+        let torus = self.torus;
+        (0..self.sides.len())
             .flat_map(|i| {
-                let (g, k) = (self.whole.stride(i), self.shape.dims()[i]);
+                let (g, k) = (self.whole.stride(i), self.sides[i].extent);
                 let last = k - 1;
                 // Up the zone's dimension `i` is up the global one on the positive side.
                 let up = Step {
@@ -221,7 +239,7 @@ impl<'a> Zones<'a> {
 
     /// The node at the local origin of `zone`: the source for zone 0.
     pub(crate) fn origin(&self, zone: u32) -> Node {
-        self.global(zone, &vec![0; self.source.len()])
+        self.global(zone, &vec![0; self.sides.len()])
     }
 }
 
