@@ -593,32 +593,44 @@ impl LocalTree<'_> {
     /// and connect `u` from there by the dimension-ordered route — one link when it is next to
     /// `u`. The coordinates of `u` the search computed serve the route too.
     pub fn join(&mut self, u: u32, reach: Reach) {
+        match self.closest(u, reach == Reach::Anywhere) {
+            Nearest::Member => {}
+            Nearest::Next(c, port) => self.add(u, c, Some(port)),
+            Nearest::Far(c) => {
+                let at = std::mem::take(&mut self.at);
+                self.connect_to(c, u, &at);
+                self.at = at;
+            }
+        }
+    }
+
+    /// The tree node nearest `u` (earliest inserted among equals), `u`'s coordinates left in
+    /// `self.at`. The nodes next to `u` are looked at first ([`LocalTree::adjacent`]), which
+    /// settles most searches in a dense tree; then the shells ([`LocalTree::shells`]).
+    fn closest(&mut self, u: u32, both_ways: bool) -> Nearest {
         if self.contains(u) {
-            return;
+            return Nearest::Member;
         }
         let mut at = std::mem::take(&mut self.at);
         at.resize(self.grid.rank(), 0);
         self.grid.coords_into(u, &mut at);
-        let both_ways = reach == Reach::Anywhere;
-        match self.adjacent(u, &at, both_ways) {
-            Some((c, port)) => self.add(u, c, Some(port)),
-            None => {
-                let c = self.closest(u, &at, both_ways);
-                self.connect_to(c, u, &at);
-            }
-        }
+        let nearest = match self.adjacent(u, &at, both_ways) {
+            Some((v, port)) => Nearest::Next(v, port),
+            None => Nearest::Far(self.shells(u, &at, both_ways)),
+        };
         self.at = at;
+        nearest
     }
 
-    /// The tree node nearest `u` (coordinates `c`; not in the tree, nor next to it), earliest
-    /// inserted among equals: the rows through `u`'s shells — lines along dimension 0, at
-    /// distance 0, 1, … from `u` in the other dimensions, only those with every coordinate at
-    /// most `u`'s unless `both_ways` — are searched in the membership bitmap a word at a time for
-    /// the tree node nearest along the row on either side, until the rows lie farther than the
-    /// best found. Every tree node at the least distance is the nearest on its side of its row,
-    /// so the ties are all seen. [`LocalTree::join`] looks at the nodes next to `u` first
-    /// ([`LocalTree::adjacent`]), which settles most searches in a dense tree.
-    fn closest(&self, u: u32, c: &[u32], both_ways: bool) -> u32 {
+    /// The tree node nearest `u` (coordinates `c`, outside the tree), earliest inserted among
+    /// equals: the rows through `u`'s shells — lines along dimension 0, at distance 0, 1, …
+    /// from `u` in the other dimensions, only those with every coordinate at most `u`'s unless
+    /// `both_ways` — are searched in the membership bitmap a word at a time for the tree node
+    /// nearest along the row on either side, until the rows lie farther than the best found.
+    /// Every tree node at the least distance is the nearest on its side of its row, so the ties
+    /// are all seen.
+    #[inline(always)]
+    fn shells(&self, u: u32, c: &[u32], both_ways: bool) -> u32 {
         let mut search = Search {
             shell: 0,
             below: c[0],
@@ -799,7 +811,17 @@ impl LocalTree<'_> {
     }
 }
 
-/// One search of [`LocalTree::closest`]: the shell being searched, how far its rows reach
+/// What [`LocalTree::closest`] found for a node `u`.
+enum Nearest {
+    /// `u` is in the tree.
+    Member,
+    /// The tree node next to `u`, with the port of the step from it to `u` ([`port`]).
+    Next(u32, usize),
+    /// The tree node farther from `u`.
+    Far(u32),
+}
+
+/// One search of [`LocalTree::shells`]: the shell being searched, how far its rows reach
 /// along dimension 0 from the destination's coordinate, and the best tree node seen so far —
 /// the least distance, and among equals the least insertion number (looked up only once a tie
 /// asks for it).
@@ -1193,7 +1215,7 @@ mod tests {
             for both_ways in [false, true] {
                 let want = nearest_by_scan(&tree, u, both_ways);
                 // The shells alone find it, next to `u` or not.
-                prop_assert_eq!(tree.closest(u, &c, both_ways), want);
+                prop_assert_eq!(tree.shells(u, &c, both_ways), want);
                 if let Some((v, port)) = tree.adjacent(u, &c, both_ways) {
                     prop_assert_eq!(v, want);
                     let s = tree.grid.stride(port / 2);
