@@ -535,15 +535,13 @@ impl LocalTree<'_> {
     /// the new branch starts at the last tree node on it, so links shared with the tree are used
     /// once and the result stays a tree.
     pub fn connect(&mut self, from: u32, to: u32) {
-        let mut at = std::mem::take(&mut self.at);
-        at.resize(self.grid.rank(), 0);
-        self.grid.coords_into(to, &mut at);
-        self.connect_to(from, to, &at);
-        self.at = at;
+        self.connect_to(from, to, |grid, d| grid.coord(to, d));
     }
 
-    /// [`LocalTree::connect`] with `to`'s coordinates known: `to_at`.
-    fn connect_to(&mut self, from: u32, to: u32, to_at: &[u32]) {
+    /// [`LocalTree::connect`], `to`'s coordinate in dimension `d` given by `to_coord(grid, d)`
+    /// (computed, or known).
+    #[inline(always)]
+    fn connect_to(&mut self, from: u32, to: u32, to_coord: impl Fn(&Grid, usize) -> u32) {
         debug_assert!(self.contains(from));
         // The route walked backwards from `to` up to the first tree node met — the last one on
         // it, `from` at the latest — so that only the new branch is walked; each leg of it kept
@@ -553,7 +551,7 @@ impl LocalTree<'_> {
         legs.clear();
         let mut at = to;
         'walk: for d in (0..self.grid.rank()).rev() {
-            let (a, b) = (self.grid.coord(from, d), to_at[d]);
+            let (a, b) = (self.grid.coord(from, d), to_coord(&self.grid, d));
             let s = self.grid.stride(d);
             let (forward, port) = if a < b {
                 (s, 2 * d)
@@ -598,7 +596,7 @@ impl LocalTree<'_> {
             Nearest::Next(c, port) => self.add(u, c, Some(port)),
             Nearest::Far(c) => {
                 let at = std::mem::take(&mut self.at);
-                self.connect_to(c, u, &at);
+                self.connect_to(c, u, |_, d| at[d]);
                 self.at = at;
             }
         }
