@@ -117,8 +117,8 @@ impl Grid {
 
     /// The coordinates of `i` into `out` (one per dimension), without allocating.
     pub fn coords_into(&self, i: u32, out: &mut [u32]) {
-        // Dimension by dimension, each quotient the next dimension's id: one multiplication
-        // per dimension, the last none.
+        // Dimension by dimension, each quotient the next dimension's id: one division (by
+        // multiplication, `Divisor`) per dimension but the last, instead of two per dimension.
         let Some(last) = self.rank().checked_sub(1) else {
             return;
         };
