@@ -9,10 +9,10 @@
 //! moves are compiled for either case (`RING`), so neither tests the pipeline per flit.
 //!
 //! The count, the front flit's ring slot and its ready cycle (a [`Fifo`]) are kept in the virtual
-//! channel's record ([`Vc`]) when worms share buffers or pass through the switch allocator. In a
-//! direct cycle ([`super::network`]) a buffer holds its owner's flits only, and they are kept in
-//! the owner's hop ([`WormHop`]) instead: a worm's moves then read and write its own hops and
-//! the ring, and the record keeps only the owner.
+//! channel's record ([`Vc`]) when worms share buffers ([`VcRelease::TailSent`]). With
+//! [`VcRelease::TailLeft`] a buffer holds its owner's flits only, and they are kept in the
+//! owner's hop ([`WormHop`]) instead (owned buffers, [`super::network`]): a worm's requests and
+//! moves then read and write its own hops and the ring, and the record keeps only the owner.
 
 use super::channels::WormHop;
 use super::config::VcRelease;
@@ -20,8 +20,8 @@ use super::network::NONE;
 use super::switch::after;
 
 /// One virtual-channel buffer's hot state: its owner and its flits, stored as a count and a ring
-/// of arrival cycles (in [`Ring`]), with the cycle the front flit may leave kept here (unused in a
-/// direct cycle, whose buffers' flits are kept in their owners' hops). 16 bytes (counts and
+/// of arrival cycles (in [`Ring`]), with the cycle the front flit may leave kept here (unused with
+/// [`VcRelease::TailLeft`], whose buffers' flits are kept in their owners' hops). 16 bytes (counts and
 /// slots are below `B + 1` ≤ 1025), so a quarter of a cache line.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Vc {
@@ -55,7 +55,8 @@ pub(crate) struct Fifo<'a> {
 }
 
 impl WormHop {
-    /// The buffer's flits of the virtual channel held, in a direct cycle.
+    /// The buffer's flits of the virtual channel held, when the buffer is owned
+    /// ([`VcRelease::TailLeft`]).
     pub fn fifo(&mut self) -> Fifo<'_> {
         Fifo {
             count: &mut self.flits,

@@ -73,7 +73,8 @@ pub(crate) struct WormHop {
     pub vc_local: u8,
     /// The worm's flits in that virtual channel's buffer.
     pub flits: u16,
-    /// In a direct cycle, where the buffer holds this worm's flits only, the rest of its state
+    /// With [`super::config::VcRelease::TailLeft`], where the buffer holds this worm's flits
+    /// only, the rest of its state
     /// ([`super::buffers::Fifo`]): the ring slot of the front flit and the cycle it may leave.
     pub front: u16,
     pub ready: u64,

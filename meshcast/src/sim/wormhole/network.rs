@@ -28,12 +28,15 @@
 //! position's move only fills the buffer the next position reads, which leaves that position's
 //! test as it was (its front flit stays, or the new front flit has the pipeline to spend).
 //! What a tail's departure frees (and the worms it wakes) waits until every worm has moved, as
-//! in a switched cycle, where the traversal follows every allocation. Since a buffer is its
-//! owner's alone, its flits (count, front slot, ready cycle: [`super::buffers::Fifo`]) are kept
-//! in the owner's hop rather than in the virtual channel's record, so that a worm's moves and
-//! tests read its own hops and the ring of arrival cycles, nothing else; and the worm keeps the
-//! cycle its header may next try ([`Worm`]'s `due`, the head buffer's ready cycle once the
-//! header is there), so that a visit passes over the allocation with one comparison.
+//! in a switched cycle, where the traversal follows every allocation. The worm keeps the cycle
+//! its header may next try ([`Worm`]'s `due`, the head buffer's ready cycle once the header is
+//! there), so that a visit passes over the allocation with one comparison.
+//!
+//! **Owned buffers.** With [`VcRelease::TailLeft`] a buffer holds its owner's flits only, with
+//! any number of virtual channels. Its flits (count, front slot, ready cycle:
+//! [`super::buffers::Fifo`]) are then kept in the owner's hop rather than in the virtual
+//! channel's record, so that a worm's requests, moves and tests read its own hops and the ring
+//! of arrival cycles, nothing else; the record keeps only the owner, which the allocation reads.
 //!
 //! **Virtual-channel release** ([`VcRelease`]). By default a worm gives a virtual channel up when
 //! its tail leaves the buffer, so a buffer holds one worm's flits. With
@@ -133,7 +136,7 @@ enum Enters<'a> {
 /// A hop a flit leaves or enters: its channel, virtual channel and worm's flits in the buffer,
 /// read when the move is named, before it writes any buffer (the compiler cannot tell a buffer
 /// from a hop, so it would read the hop again), and where the hop keeps that count of flits —
-/// and, in a direct cycle, the rest of the buffer's state ([`WormHop::fifo`]).
+/// and, when the buffer is owned (module docs), the rest of its state ([`WormHop::fifo`]).
 struct Place<'a> {
     channel: u32,
     vc: u32,
@@ -151,6 +154,29 @@ impl<'a> Place<'a> {
             flits: hop.flits,
             fifo: hop.fifo(),
         }
+    }
+}
+
+/// Whether worm `id`, holding `hop`, has a flit at the front of its buffer that has spent the
+/// pipeline in the router at `now`: read from the hop if the buffers are `OWNED` (module docs),
+/// else from the virtual channel's record.
+#[inline(always)]
+fn hop_ready<const OWNED: bool>(bufs: &Buffers, id: u32, hop: &WormHop, now: u64) -> bool {
+    if OWNED {
+        front_ready(hop.flits, hop.ready, now)
+    } else {
+        bufs.ready(id, hop.vc, hop.flits, now)
+    }
+}
+
+/// Whether held `hop`'s buffer has room for a flit: read from the hop if the buffers are
+/// `OWNED`, else from the virtual channel's record.
+#[inline(always)]
+fn hop_room<const OWNED: bool>(bufs: &Buffers, hop: &WormHop) -> bool {
+    if OWNED {
+        bufs.room_for(hop.flits)
+    } else {
+        bufs.room(hop.vc)
     }
 }
 
@@ -250,8 +276,10 @@ pub(crate) struct Network {
     pub flits: Flits,
     /// The nodes whose injection ports have freed since [`super::nodes::Nodes`] last looked.
     pub ports_freed: Vec<u32>,
-    /// Whether cycles are direct (module docs): one virtual channel per port, released when the
-    /// tail leaves.
+    /// Whether a buffer holds its owner's flits only ([`VcRelease::TailLeft`]), kept in the
+    /// owner's hop (module docs).
+    owned: bool,
+    /// Whether cycles are direct (module docs): buffers owned, one virtual channel per port.
     direct: bool,
     /// In a direct cycle, the tails that left a position (worm, position), in the order they
     /// moved.
@@ -296,6 +324,7 @@ impl Network {
             wake_eject: vec![Vec::new(); nodes as usize],
             flits: Flits::default(),
             ports_freed: Vec::new(),
+            owned: release == VcRelease::TailLeft,
             direct: vcs == 1 && release == VcRelease::TailLeft,
             tails: Vec::new(),
         }
@@ -356,10 +385,13 @@ impl Network {
     /// channel is told to `obs`. Returns the flits moved.
     pub fn step(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
         let ejected = self.flits.ejected;
-        let moved = match (self.direct, self.bufs.has_ring()) {
-            (false, _) => self.switched(now, out, obs),
-            (true, true) => self.streamed::<true>(now, out, obs),
-            (true, false) => self.streamed::<false>(now, out, obs),
+        let moved = match (self.direct, self.owned, self.bufs.has_ring()) {
+            (true, _, true) => self.streamed::<true>(now, out, obs),
+            (true, _, false) => self.streamed::<false>(now, out, obs),
+            (false, true, true) => self.switched::<true, true>(now, out, obs),
+            (false, true, false) => self.switched::<true, false>(now, out, obs),
+            (false, false, true) => self.switched::<false, true>(now, out, obs),
+            (false, false, false) => self.switched::<false, false>(now, out, obs),
         };
         // Every flit moved that was not ejected entered a network channel: counted here, once a
         // cycle, rather than by each move.
@@ -368,24 +400,26 @@ impl Network {
         moved
     }
 
-    /// A cycle through the switch allocator; returns the flits moved.
+    /// A cycle through the switch allocator, with the buffers' flits kept in their owners' hops
+    /// if `OWNED` and the ring of arrival cycles if `RING`; returns the flits moved.
     #[inline]
-    fn switched(&mut self, now: u64, out: &mut Vec<Arrival>, obs: &mut impl Observer) -> u32 {
+    fn switched<const OWNED: bool, const RING: bool>(
+        &mut self,
+        now: u64,
+        out: &mut Vec<Arrival>,
+        obs: &mut impl Observer,
+    ) -> u32 {
         // One pass over the worms for both phases: a worm's allocation changes only its own
         // head and the owners of what it takes, which no other worm's requests read, so the
         // requests, and their order, are those of two separate passes.
         for i in 0..self.awake.list.len() {
             let id = self.awake.list[i].1;
             self.allocate(id, now);
-            self.request(id, now);
+            self.request::<OWNED>(id, now);
         }
         self.switch.arbitrate();
         let moved = self.switch.granted();
-        if self.bufs.has_ring() {
-            self.traverse::<true>(moved, now, out, obs);
-        } else {
-            self.traverse::<false>(moved, now, out, obs);
-        }
+        self.traverse::<OWNED, RING>(moved, now, out, obs);
         self.switch.clear();
         moved as u32
     }
@@ -421,10 +455,10 @@ impl Network {
             w.unsent > 0 && now >= w.due
         } else {
             let hop = &w.hops[pos as usize];
-            if self.direct {
-                front_ready(hop.flits, hop.ready, now)
+            if self.owned {
+                hop_ready::<true>(&self.bufs, id, hop, now)
             } else {
-                self.bufs.ready(id, hop.vc, hop.flits, now)
+                hop_ready::<false>(&self.bufs, id, hop, now)
             }
         }
     }
@@ -432,10 +466,10 @@ impl Network {
     /// Whether held `hop`'s buffer has room for a flit.
     #[inline(always)]
     fn room(&self, hop: &WormHop) -> bool {
-        if self.direct {
-            self.bufs.room_for(hop.flits)
+        if self.owned {
+            hop_room::<true>(&self.bufs, hop)
         } else {
-            self.bufs.room(hop.vc)
+            hop_room::<false>(&self.bufs, hop)
         }
     }
 
@@ -575,9 +609,10 @@ impl Network {
     }
 
     /// Switch requests of awake worm `id`, from its tail to its head: every position holding a
-    /// ready flit whose next buffer (or ejection channel) it holds with room.
+    /// ready flit whose next buffer (or ejection channel) it holds with room, read from its hops
+    /// if the buffers are `OWNED`.
     #[inline]
-    fn request(&mut self, id: u32, now: u64) {
+    fn request<const OWNED: bool>(&mut self, id: u32, now: u64) {
         let switch = &mut self.switch;
         let first = switch.made();
         let w = &self.worms[id as usize];
@@ -588,7 +623,7 @@ impl Network {
         if w.tail < 0 {
             // Its header took the first hop (`held > 0`) once ready at the source, where the
             // flits left were all generated with it: they are ready too.
-            let valid = w.unsent > 0 && held > 0 && bufs.room(hops[0].vc);
+            let valid = w.unsent > 0 && held > 0 && hop_room::<OWNED>(bufs, &hops[0]);
             let r = Request {
                 worm: id,
                 pos: -1,
@@ -613,14 +648,13 @@ impl Network {
         };
         for (pos, pair) in (from..).zip(hops[from..held].windows(2)) {
             let (hop, next) = (&pair[0], &pair[1]);
-            let valid = bufs.ready(id, hop.vc, hop.flits, now) & bufs.room(next.vc);
+            let valid = hop_ready::<OWNED>(bufs, id, hop, now) & hop_room::<OWNED>(bufs, next);
             switch.request(valid, at(pos, next.channel));
         }
         // At its last node the head leaves through its ejection channel, once it has one.
         debug_assert!(w.ej == NONE || (held == w.hops.len() && held > from));
         if w.ej != NONE {
-            let hop = &hops[held - 1];
-            let valid = bufs.ready(id, hop.vc, hop.flits, now);
+            let valid = hop_ready::<OWNED>(bufs, id, &hops[held - 1], now);
             switch.request(valid, at(held - 1, w.ej));
         }
         switch.input_stage(first);
@@ -693,11 +727,11 @@ impl Network {
         moved
     }
 
-    /// Traversal: the flits of the `moved` granted requests move, with the buffers' ring of
-    /// arrival cycles if `RING` ([`Buffers::has_ring`]), and each tail that leaves frees what it
-    /// held at once.
+    /// Traversal: the flits of the `moved` granted requests move, with the buffers' flits kept
+    /// in their owners' hops if `OWNED` and the ring of arrival cycles if `RING`
+    /// ([`Buffers::has_ring`]), and each tail that leaves frees what it held at once.
     #[inline]
-    fn traverse<const RING: bool>(
+    fn traverse<const OWNED: bool, const RING: bool>(
         &mut self,
         moved: usize,
         now: u64,
@@ -708,7 +742,7 @@ impl Network {
             let Request { worm: id, pos, .. } = self.switch.grant(i);
             let w = &mut self.worms[id as usize];
             let (leaves, enters) = w.places(pos);
-            if Self::advance::<RING, false>(
+            if Self::advance::<RING, OWNED>(
                 &mut self.bufs,
                 &mut self.flits,
                 leaves,
@@ -727,10 +761,10 @@ impl Network {
     /// channel are counted once a cycle, by [`Network::step`]) and told to `obs`. Returns
     /// whether `leaves` is now empty, which is the tail leaving if `leaves` is the worm's tail
     /// position; the caller frees what the tail held, at once in a switched cycle, after every
-    /// worm has moved in a direct one (module docs). In a direct cycle (`DIRECT`) a buffer's
+    /// worm has moved in a direct one (module docs). With owned buffers (`OWNED`) a buffer's
     /// flits are kept in its owner's hop; else in its record, and the hop counts the worm's.
     #[inline(always)]
-    fn advance<const RING: bool, const DIRECT: bool>(
+    fn advance<const RING: bool, const OWNED: bool>(
         bufs: &mut Buffers,
         flits: &mut Flits,
         leaves: Leaves,
@@ -745,7 +779,7 @@ impl Network {
                 *unsent == 0
             }
             Leaves::Hop(hop) => {
-                if DIRECT {
+                if OWNED {
                     bufs.ring.pop::<RING>(hop.vc, hop.fifo)
                 } else {
                     bufs.pop::<RING>(hop.vc);
@@ -756,7 +790,7 @@ impl Network {
         };
         match enters {
             Enters::Hop(hop) => {
-                if DIRECT {
+                if OWNED {
                     bufs.ring.push::<RING>(hop.vc, hop.fifo, now);
                 } else {
                     bufs.push::<RING>(hop.vc, now);
@@ -866,13 +900,13 @@ impl Network {
             }
         }
         let buffered: u64 = self.bufs.vc.iter().map(|vc| u64::from(vc.count)).sum();
-        // In a direct cycle the owners' hops keep the buffers' flits, and the records none.
-        if self.direct && buffered != 0 {
+        // Owned buffers' flits are kept in their owners' hops, and the records none.
+        if self.owned && buffered != 0 {
             return Err(format!(
-                "{buffered} flits counted in the buffers' records of a direct cycle"
+                "{buffered} flits counted in the records of buffers kept by their owners"
             ));
         }
-        if !self.direct && buffered != held {
+        if !self.owned && buffered != held {
             return Err(format!(
                 "{buffered} flits buffered but active worms hold {held}"
             ));
@@ -930,11 +964,16 @@ mod tests {
     use crate::topology::Shape;
 
     /// The conservation check sees a flit that appears from nowhere and one that vanishes, in
-    /// switched cycles (2 virtual channels) and in direct ones (1), where the hops keep the
-    /// buffers' flits and a flit counted in a buffer's record is wrong too.
+    /// switched cycles (2 virtual channels) and in direct ones (1), with buffers kept by their
+    /// owners' hops, where a flit counted in a buffer's record is wrong too, and in switched
+    /// cycles whose buffers keep their own flits ([`VcRelease::TailSent`]).
     #[test]
     fn conservation_catches_a_lost_or_forged_flit() {
-        for vcs in [2, 1] {
+        for (vcs, release) in [
+            (2, VcRelease::TailLeft),
+            (1, VcRelease::TailLeft),
+            (2, VcRelease::TailSent),
+        ] {
             let shape = Shape::mesh(&[4, 4]).unwrap();
             let channels = Channels::new(&shape, vcs, Classes::default()).unwrap();
             let router = Router {
@@ -942,10 +981,12 @@ mod tests {
                 buffer: 4,
                 ports: 1,
                 length: 8,
+                release,
                 ..Router::default()
             };
             let mut net = Network::new(channels, router);
-            assert_eq!(net.direct, vcs == 1);
+            assert_eq!(net.direct, vcs == 1 && net.owned);
+            assert_eq!(net.owned, release == VcRelease::TailLeft);
             let from = shape.node(&[0, 0]).unwrap();
             let hops: Vec<Hop> = [[1, 0], [2, 0], [2, 1]]
                 .iter()
@@ -968,12 +1009,12 @@ mod tests {
             assert!(net.check_conservation().is_err());
             net.worms[0].hops[0].flits += 1;
             net.check_conservation().unwrap();
-            if net.direct {
+            if net.owned {
                 net.bufs.vc[net.worms[0].hops[0].vc as usize].count += 1;
                 assert!(net
                     .check_conservation()
                     .unwrap_err()
-                    .contains("records of a direct cycle"));
+                    .contains("records of buffers kept by their owners"));
             }
         }
     }
