@@ -56,6 +56,7 @@
 //! result, is the same as when every blocked worm is re-examined every cycle (test
 //! `engine_reports_are_pinned`).
 
+use crate::hint::prefetch;
 use crate::topology::Node;
 
 use super::buffers::{front_ready, Buffers, Fifo};
@@ -413,6 +414,7 @@ impl Network {
         // head and the owners of what it takes, which no other worm's requests read, so the
         // requests, and their order, are those of two separate passes.
         for i in 0..self.awake.list.len() {
+            self.prefetch_worm(i);
             let id = self.awake.list[i].1;
             self.allocate(id, now);
             self.request::<OWNED>(id, now);
@@ -422,6 +424,29 @@ impl Network {
         self.traverse::<OWNED, RING>(moved, now, out, obs);
         self.switch.clear();
         moved as u32
+    }
+
+    /// Asks for what the visit of the awake worm `AHEAD` places after the `i`-th will read: its
+    /// record, and, for the one half as far ahead, whose record was asked for before, the lines
+    /// of its tail's and head's hops. A switched cycle visits more worms, with more virtual
+    /// channels, than the caches nearest the core hold (seed 003's 8×8×8 mesh with four); a
+    /// direct cycle's fewer worms were slower for it (docs/PERFORMANCE.md).
+    #[inline(always)]
+    fn prefetch_worm(&self, i: usize) {
+        const AHEAD: usize = 4;
+        let list = &self.awake.list;
+        if let Some(&(_, id)) = list.get(i + AHEAD) {
+            prefetch(&self.worms[id as usize]);
+        }
+        if let Some(&(_, id)) = list.get(i + AHEAD / 2) {
+            let w = &self.worms[id as usize];
+            if let Some(hop) = w.hops.get(w.tail.max(0) as usize) {
+                prefetch(hop);
+            }
+            if let Some(hop) = w.hops.get(w.head.max(0) as usize) {
+                prefetch(hop);
+            }
+        }
     }
 
     /// A direct cycle (module docs), with the buffers' ring of arrival cycles if `RING`;
