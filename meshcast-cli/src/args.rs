@@ -35,8 +35,8 @@ means: seed 000 Tables 1-6 (100 runs per point), seed 001 §4.2 (trees, store-an
 flit-level simulations: seed 003 Table 1 and Figs. 8-9, seed 002 Figs. 6-8.
 
 Examples:
-  # everything, under a minute on two cores (release build): 23 s for the Monte-Carlo tables,
-  # 28 s for the flit-level simulations
+  # everything, about a minute on two cores (release build): 20-24 s for the Monte-Carlo
+  # tables, 28-34 s for the flit-level simulations
   meshcast reproduce
 
   # only the Monte-Carlo tables, or only the simulations, into the page
@@ -363,8 +363,8 @@ pub struct ReproduceArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Run only these comma-separated sections: worked, malani, wang, wang-paths, seed002,
-    /// seed003 (the Monte-Carlo tables, about 23 seconds) and flit-seed003-table1,
-    /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, about 28 seconds).
+    /// seed003 (the Monte-Carlo tables, 20-24 seconds) and flit-seed003-table1,
+    /// flit-seed003-figures, flit-seed002-figures (the flit-level simulations, 28-34 seconds).
     #[arg(long, value_name = "NAMES")]
     pub only: Option<String>,
     /// Rewrite the generated tables of this Markdown file in place (between its
