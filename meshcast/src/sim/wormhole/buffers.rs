@@ -20,9 +20,9 @@ use super::network::NONE;
 use super::switch::after;
 
 /// One virtual-channel buffer's hot state: its owner and its flits, stored as a count and a ring
-/// of arrival cycles (in [`Ring`]), with the cycle the front flit may leave kept here (unused with
-/// [`VcRelease::TailLeft`], whose buffers' flits are kept in their owners' hops). 16 bytes (counts and
-/// slots are below `B + 1` ≤ 1025), so a quarter of a cache line.
+/// of arrival cycles (in [`Ring`]), with the cycle the front flit may leave kept here (unused
+/// with [`VcRelease::TailLeft`], whose buffers' flits are kept in their owners' hops). 16 bytes
+/// (counts and slots are below `B + 1` ≤ 1025), so a quarter of a cache line.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Vc {
     /// The cycle the front flit has spent the pipeline in the router (valid while `count > 0`).

@@ -74,8 +74,8 @@ pub(crate) struct WormHop {
     /// The worm's flits in that virtual channel's buffer.
     pub flits: u16,
     /// With [`super::config::VcRelease::TailLeft`], where the buffer holds this worm's flits
-    /// only, the rest of its state
-    /// ([`super::buffers::Fifo`]): the ring slot of the front flit and the cycle it may leave.
+    /// only, the rest of its state ([`super::buffers::Fifo`]): the ring slot of the front flit
+    /// and the cycle it may leave.
     pub front: u16,
     pub ready: u64,
 }
