@@ -639,7 +639,6 @@ impl Network {
     #[inline]
     fn request<const OWNED: bool>(&mut self, id: u32, now: u64) {
         let switch = &mut self.switch;
-        let first = switch.made();
         let w = &self.worms[id as usize];
         let bufs = &self.bufs;
         let hops = &w.hops[..];
@@ -682,7 +681,6 @@ impl Network {
             let valid = hop_ready::<OWNED>(bufs, id, &hops[held - 1], now);
             switch.request(valid, at(held - 1, w.ej));
         }
-        switch.input_stage(first);
     }
 
     /// Awake worm `id`'s moves in a direct cycle, from its tail to its head: the flit at the

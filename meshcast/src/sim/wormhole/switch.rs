@@ -70,11 +70,6 @@ impl Switch {
         }
     }
 
-    /// Requests made so far this cycle.
-    pub fn made(&self) -> usize {
-        self.made
-    }
-
     /// Request `r` if `valid`: written either way, kept only if valid, so that the network's
     /// request loop does not branch on each test.
     #[inline]
@@ -83,15 +78,12 @@ impl Switch {
         self.made += usize::from(valid);
     }
 
-    /// The input stage for the requests from index `first` on, just made: each input port keeps
-    /// its round-robin favourite. With one virtual channel per input port there is nothing to
-    /// do: every request wins (module docs).
+    /// The input stage, over the cycle's requests in the order they were made: each input port
+    /// keeps its round-robin favourite. One pass once every worm has asked, rather than one per
+    /// worm, saves a call per worm (3.8% of the instructions of seed 003's 8×8×8 points).
     #[inline]
-    pub fn input_stage(&mut self, first: usize) {
-        if self.vcs == 1 {
-            return;
-        }
-        for idx in first as u32..self.made as u32 {
+    fn input_stage(&mut self) {
+        for idx in 0..self.made as u32 {
             let r = self.requests[idx as usize];
             let best = self.in_best[r.input as usize];
             if best == NONE {
@@ -107,11 +99,17 @@ impl Switch {
         }
     }
 
-    /// The input stage's winners, in the order their inputs first requested, go to the output
-    /// stage.
+    /// Both stages over this cycle's requests: each input port picks one of its virtual
+    /// channels' requests ([`Switch::input_stage`]), then the winners, in the order their inputs
+    /// first requested, go to the output stage. With one virtual channel per input port there is
+    /// nothing to do: every request wins (module docs).
     #[inline]
     pub fn arbitrate(&mut self) {
-        debug_assert!(self.vcs > 1 || self.outputs_distinct());
+        if self.vcs == 1 {
+            debug_assert!(self.outputs_distinct());
+            return;
+        }
+        self.input_stage();
         for i in 0..self.touched_in.len() {
             let input = self.touched_in[i];
             let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
