@@ -27,7 +27,9 @@
 //! ring as a whole when the ring empties, so a long queue costs one cache miss in the arena per
 //! block, not per packet. A hop allocates nothing. A step touches far more queue lines than the
 //! caches hold, so [`send`] asks for each active node's lines a few active nodes before it pops
-//! them ([`prefetch`]), and their misses overlap instead of coming one after the other.
+//! them ([`prefetch`]), and [`receive`] for the spill block an arrival will most likely be
+//! appended to a couple of receiving nodes before ([`prefetch_spill`]): their misses overlap
+//! instead of coming one after the other.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -459,11 +461,42 @@ fn receive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Li
     if left < WORD {
         nodes &= (1u64 << left) - 1;
     }
+    let local = (base - band.first) as usize;
+    let mut ahead = nodes;
+    for _ in 0..RECEIVE_AHEAD {
+        prefetch_spill(band, &from, local, &mut ahead);
+    }
     while nodes != 0 {
+        prefetch_spill(band, &from, local, &mut ahead);
         let i = nodes.trailing_zeros();
         nodes &= nodes - 1;
         let dirs = from.map(|f| f >> i & 1 == 1);
         arrive(band, occupancy, peaks, links, base + i, dirs);
+    }
+}
+
+/// Receiving nodes [`receive`] looks ahead: it asks for the spill blocks their arrivals will
+/// most likely be appended to this many nodes before they arrive.
+const RECEIVE_AHEAD: usize = 2;
+
+/// Asks for the last spill block of the queue each of the next receiving node's arrivals most
+/// likely enters, the queue of its direction of travel (a dimension-ordered packet turns once),
+/// and moves past the node. Under congestion most queues are long, and an arrival is appended
+/// to that block, last touched a step before and long out of the caches.
+#[inline(always)]
+fn prefetch_spill(band: &Band, from: &[u64; 4], local: usize, ahead: &mut u64) {
+    if *ahead == 0 {
+        return;
+    }
+    let i = ahead.trailing_zeros();
+    *ahead &= *ahead - 1;
+    for (dir, f) in from.iter().enumerate() {
+        if f >> i & 1 == 1 {
+            let tail = band.queues[(local + i as usize) * 4 + dir].spill_tail;
+            if let Some(block) = band.blocks.get(tail as usize) {
+                prefetch(block);
+            }
+        }
     }
 }
 
