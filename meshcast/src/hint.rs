@@ -2,9 +2,10 @@
 //!
 //! [`prefetch`] asks for a cache line ahead of its use. The hot loops that walk arrays far larger
 //! than the caches in an order the hardware prefetcher cannot guess — the store-and-forward
-//! engine's queues ([`crate::sim::saf`]), the tree listing's node records ([`crate::algo`]) —
-//! ask for what they will read a little later, so that its misses overlap with the work in
-//! between (docs/PERFORMANCE.md).
+//! engine's queues and their spill blocks ([`crate::sim::saf`]), the tree listing's node records
+//! ([`crate::algo`]), the worms a switched cycle of the wormhole simulator visits
+//! ([`crate::sim::wormhole`]) — ask for what they will read a little later, so that its misses
+//! overlap with the work in between (docs/PERFORMANCE.md).
 
 /// Asks the processor to bring `item`'s cache line into the caches, without waiting for it.
 /// Elsewhere than on x86-64, nothing.
