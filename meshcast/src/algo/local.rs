@@ -603,8 +603,9 @@ impl LocalTree<'_> {
     }
 
     /// The tree node nearest `u` (earliest inserted among equals); when `u` is not in the tree,
-    /// its coordinates are left in `self.at`, where [`LocalTree::join`] reads them. The nodes next to `u` are looked at first ([`LocalTree::adjacent`]), which
-    /// settles most searches in a dense tree; then the shells ([`LocalTree::shells`]).
+    /// its coordinates are left in `self.at`, where [`LocalTree::join`] reads them. The nodes
+    /// next to `u` are looked at first ([`LocalTree::adjacent`]), which settles most searches in
+    /// a dense tree; then the shells ([`LocalTree::shells`]).
     fn closest(&mut self, u: u32, both_ways: bool) -> Nearest {
         if self.contains(u) {
             return Nearest::Member;

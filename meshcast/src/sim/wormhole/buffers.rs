@@ -169,11 +169,12 @@ impl Buffers {
 
     /// Whether worm `id`, holding virtual channel `vc` with `flits` flits in it, has a flit at
     /// the front of the buffer that has spent the pipeline in the router at `now` (both tests
-    /// made, without a branch between them).
+    /// made, without a branch between them), read from the record: for buffers worms share
+    /// ([`VcRelease::TailSent`]), whose front worm may not be `id`. An owned buffer's state is
+    /// read from its owner's hop instead ([`super::network`]).
     #[inline]
     pub fn ready(&self, id: u32, vc: u32, flits: u16, now: u64) -> bool {
-        front_ready(flits, self.vc[vc as usize].ready, now)
-            & (self.release == VcRelease::TailLeft || self.front_worm(vc) == id)
+        front_ready(flits, self.vc[vc as usize].ready, now) & (self.front_worm(vc) == id)
     }
 
     /// Whether held virtual channel `vc` has room for a flit.

@@ -305,6 +305,7 @@ impl Network {
         let io = (nodes * ports) as usize;
         let ports_total = links as usize + io;
         let radix = channels.per_node + ports;
+        let owned = release == VcRelease::TailLeft;
         Network {
             channels,
             vcs,
@@ -325,8 +326,8 @@ impl Network {
             wake_eject: vec![Vec::new(); nodes as usize],
             flits: Flits::default(),
             ports_freed: Vec::new(),
-            owned: release == VcRelease::TailLeft,
-            direct: vcs == 1 && release == VcRelease::TailLeft,
+            owned,
+            direct: vcs == 1 && owned,
             tails: Vec::new(),
         }
     }
