@@ -369,10 +369,16 @@ impl Forest {
         }
     }
 
+    /// Whether the forest is [`LARGE`]: it gives its arrays back as soon as they are no longer
+    /// read, and the plan is written with as little beside it as can be.
+    pub(crate) fn is_large(&self) -> bool {
+        self.len >= LARGE
+    }
+
     /// Every tree is grown and pruned: the insertion numbers are no longer read, and a
     /// [`LARGE`] forest gives them back.
     pub(crate) fn pruned(&mut self) {
-        if self.len >= LARGE {
+        if self.is_large() {
             self.scratch.seq = Vec::new();
         }
     }

@@ -253,22 +253,36 @@ pub(crate) fn feeder(b: u32) -> u32 {
 /// validated here: [`AlgoInfo::route`](crate::algo::AlgoInfo::route) does it in debug builds,
 /// and [`Plan::validate`] does it on demand.
 pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
-    // The phases — growing and pruning (`grow_zones`, `LocalTree::prune`), listing (`list`) and
-    // the senders (`senders`) — are compiled each on its own (`#[inline(never)]`): inlined into
+    // The phases — growing and pruning (`grow_zones`, `LocalTree::prune`), listing (`list`) and,
+    // on a large forest, the senders (`senders`) — are compiled each on its own (`#[inline(never)]`): inlined into
     // one function, their loops' values no longer fit the registers and are kept on the stack
     // (VH at 1024²: 1.5–3% more instructions; docs/PERFORMANCE.md, "Sixth round").
     let (source, dests) = (request.source(), request.destinations());
     let zones = Zones::new(request.shape(), source);
     let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
-    // The listing compiled once for each port order, so that the usual one tests no stem flag.
-    let list = if algo.stem_first() {
-        list::<true>
+    // The listing compiled once for each port order, so that the usual one tests no stem flag,
+    // and once for each way of writing the senders: with the receivers, or — on a forest large
+    // enough to be given back first — counted, and written once the forest is gone, so that
+    // the plan's 8 bytes per link and the forest's 8 are not all held at once.
+    let (from, to) = if forest.is_large() {
+        let list = if algo.stem_first() {
+            list::<true, Counted>
+        } else {
+            list::<false, Counted>
+        };
+        let mut to = list(&forest, &plan_zones, &zones.whole, links);
+        drop(forest);
+        let from = senders(source, &mut to);
+        (from, to.to)
     } else {
-        list::<false>
+        let list = if algo.stem_first() {
+            list::<true, Paired>
+        } else {
+            list::<false, Paired>
+        };
+        let sends = list(&forest, &plan_zones, &zones.whole, links);
+        (sends.from.into_iter().map(Node).collect(), sends.to)
     };
-    let (mut to, source_sends) = list(&forest, &plan_zones, &zones.whole, links);
-    drop(forest);
-    let from = senders(source, source_sends, &mut to);
     Plan::tree(source, dests.to_vec(), from, to)
 }
 
@@ -377,81 +391,176 @@ struct Step {
     wrapped: u32,
 }
 
-/// The receivers of the tree plan of the zones' trees as [`Counted`] ids, and the number of
-/// sends the source makes: the sends listed breadth first from the source, each node's in port
-/// order — the hops to zone origins first, lower zone first, then its children in its zone's
-/// tree — so that a node's sends follow those of the nodes listed before it.
+/// The sends of the tree plan of the zones' trees, listed breadth first from the source, each
+/// node's in port order — the hops to zone origins first, lower zone first, then its children
+/// in its zone's tree — so that a node's sends follow those of the nodes listed before it.
 ///
-/// A node handed out waits with its global id — its sender's id and the port's step give it,
-/// without coordinates — and becomes a receiver once listed, with its number of sends. Beside
-/// the forest the listing holds 4 bytes per link and the nodes waiting to be listed; the senders
-/// (4 more per link) are written once the forest is gone.
+/// A node handed out becomes the receiver of the next send at once, with its global id — its
+/// sender's id and the port's step give it, without coordinates — so the receivers are also
+/// the list of nodes waiting to be listed, in order; beside them wait only the nodes' first
+/// children and zones ([`Waiting`]). `S` writes the senders ([`Paired`]) or counts them
+/// ([`Counted`]).
 // Not inlined: see `lift`.
 #[inline(never)]
-fn list<const STEM_FIRST: bool>(
+fn list<const STEM_FIRST: bool, S: Sends>(
     forest: &Forest,
     zones: &[PlanZone],
     whole: &Grid,
     links: usize,
-) -> (Vec<u32>, u32) {
-    let mut to = Vec::with_capacity(links);
+) -> S {
+    let mut sends = S::new(links);
     let mut waiting = Waiting::default();
-    waiting.push(Wait::origin(forest, zones, 0));
-    let mut source_sends = None;
-    while let Some(Wait { id, first, zone }) = waiting.pop() {
-        let zi = zone & !ORIGIN;
+    // The source first (`listing` is `None`), then each send's receiver (`Some(i)`).
+    let (mut id, mut wait) = (zones[0].origin.0, Wait::origin(forest, zones, 0));
+    let mut listing = None;
+    loop {
+        let before = sends.len();
+        let zi = wait.zone & !ORIGIN;
         let z = &zones[zi as usize];
-        let before = waiting.nodes.len();
-        if zone & ORIGIN != 0 {
+        if wait.zone & ORIGIN != 0 {
             for &h in &z.hops {
+                sends.send(id, zones[h as usize].origin.0);
                 waiting.push(Wait::origin(forest, zones, h));
             }
         }
-        if first != NO_LINK {
-            forest.children::<STEM_FIRST>(first, |first, port| {
+        if wait.first != NO_LINK {
+            forest.children::<STEM_FIRST>(wait.first, |first, port| {
                 forest.prefetch(first);
-                let id = z.step(whole, id, port);
-                waiting.push(Wait {
-                    id,
-                    first,
-                    zone: zi,
-                });
+                sends.send(id, z.step(whole, id, port));
+                waiting.push(Wait { first, zone: zi });
             });
         }
-        let sends = (waiting.nodes.len() - before) as u32;
+        let i = match listing {
+            None => {
+                sends.source_listed();
+                0
+            }
+            Some(i) => {
+                sends.listed(i, sends.len() - before);
+                i + 1
+            }
+        };
+        if i == sends.len() {
+            return sends;
+        }
+        (id, wait, listing) = (sends.receiver(i), waiting.pop(), Some(i));
+    }
+}
+
+/// How [`list`] writes a plan's sends: each send's receiver in order, and each send's sender —
+/// as it goes ([`Paired`]) or as counts written over the receivers ([`Counted`]).
+trait Sends {
+    /// Room for the `links` sends of a plan.
+    fn new(links: usize) -> Self;
+    /// A send from the node of id `from` to the node of id `to`.
+    fn send(&mut self, from: u32, to: u32);
+    /// The number of sends so far.
+    fn len(&self) -> usize;
+    /// The source's sends are all made.
+    fn source_listed(&mut self) {}
+    /// The global id of the receiver of send `i`.
+    fn receiver(&self, i: usize) -> u32;
+    /// The receiver of send `i` made `sends` sends.
+    fn listed(&mut self, _i: usize, _sends: usize) {}
+}
+
+/// Senders and receivers side by side, written as the sends are listed.
+struct Paired {
+    from: Vec<u32>,
+    to: Vec<u32>,
+    /// The number of sends so far.
+    len: usize,
+}
+
+impl Sends for Paired {
+    fn new(links: usize) -> Paired {
+        // Zeroed arrays written by index rather than pushed to: an index test per send instead
+        // of a length kept in memory; the allocator's zeroed pages cost nothing until written.
+        Paired {
+            from: vec![0; links],
+            to: vec![0; links],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn send(&mut self, from: u32, to: u32) {
+        self.from[self.len] = from;
+        self.to[self.len] = to;
+        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn receiver(&self, i: usize) -> u32 {
+        self.to[i]
+    }
+}
+
+/// The receivers only, each with the number of sends it makes as a [`Counted`] id, and the
+/// number of sends the source makes: on a forest of [`Forest::is_large`] size, whose records
+/// are given back before the senders (4 more bytes per link) are written by [`senders`].
+struct Counted {
+    to: Vec<u32>,
+    len: usize,
+    source_sends: usize,
+}
+
+impl Sends for Counted {
+    fn new(links: usize) -> Counted {
+        Counted {
+            to: vec![0; links],
+            len: 0,
+            source_sends: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn send(&mut self, _from: u32, to: u32) {
+        self.to[self.len] = to;
+        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn source_listed(&mut self) {
+        self.source_sends = self.len;
+    }
+
+    fn receiver(&self, i: usize) -> u32 {
+        self.to[i]
+    }
+
+    fn listed(&mut self, i: usize, sends: usize) {
         debug_assert!(
             sends < 1 << (32 - COUNT_SHIFT),
             "at most 2 sends per dimension"
         );
-        match source_sends {
-            None => source_sends = Some(sends),
-            Some(_) => to.push(id | sends << COUNT_SHIFT),
-        }
+        self.to[i] |= (sends as u32) << COUNT_SHIFT;
     }
-    (to, source_sends.unwrap_or(0))
 }
 
-/// A receiver of a tree plan while it is listed: its node id in the low bits (ids stay below
-/// 2²⁶, `MAX_NODES`) and above them the number of sends the node makes — at most 2 per
-/// dimension (a zone origin's hops to other zones' origins and its children, all on the
-/// increasing side; any other node's children, its parent being one of its neighbours), so
-/// below 64 for the 26 dimensions of `MAX_DIMS`.
-type Counted = u32;
-
-/// Where a [`Counted`] id's number of sends starts.
+/// Where a [`Counted`] receiver's number of sends starts: above its node id (ids stay below
+/// 2²⁶, `MAX_NODES`). A node makes at most 2 sends per dimension (a zone origin's hops to other
+/// zones' origins and its children, all on the increasing side; any other node's children, its
+/// parent being one of its neighbours), so below 64 for the 26 dimensions of `MAX_DIMS`.
 const COUNT_SHIFT: u32 = 26;
 
-/// The node id bits of a [`Counted`] id.
-const ID: Counted = (1 << COUNT_SHIFT) - 1;
+/// The node id bits of a [`Counted`] receiver.
+const ID: u32 = (1 << COUNT_SHIFT) - 1;
 
-/// The sender of every send of a breadth-first listing (the source `source_sends` times, then
-/// each receiver as many times as its [`Counted`] id says), leaving the receivers' plain ids.
+/// The sender of every send of a [`Counted`] listing (the source as many times as it sends,
+/// then each receiver as many times as its count says), leaving the receivers' plain ids.
 // Not inlined: see `lift`.
 #[inline(never)]
-fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
-    let mut from = Vec::with_capacity(to.len());
-    from.extend(std::iter::repeat_n(source, source_sends as usize));
-    for id in to {
+fn senders(source: Node, sends: &mut Counted) -> Vec<Node> {
+    let mut from = Vec::with_capacity(sends.to.len());
+    from.extend(std::iter::repeat_n(source, sends.source_sends));
+    for id in &mut sends.to {
         let node = Node(*id & ID);
         // A push per send: most nodes make one or two, too few for a fill (a `memset` call).
         for _ in 0..*id >> COUNT_SHIFT {
@@ -462,21 +571,20 @@ fn senders(source: Node, source_sends: u32, to: &mut [Counted]) -> Vec<Node> {
     from
 }
 
-/// The nodes handed out to the listing and not yet listed, in the order handed out. A plain
-/// list read from the front, whose listed head is dropped once it is the larger half (cheaper
-/// per node than a ring buffer).
+/// The nodes handed out to the listing and not yet listed, in the order handed out (that of
+/// their sends): a plain list read from the front, whose listed head is dropped once it is the
+/// larger half (cheaper per node than a ring buffer).
 #[derive(Default)]
 struct Waiting {
     nodes: Vec<Wait>,
     head: usize,
 }
 
-/// A node waiting to be listed: its global id, its first child ([`Forest::first_child`];
-/// [`NO_LINK`]: none, as for the origin of a zone without a tree) and its zone's index — with
-/// [`ORIGIN`] for a zone origin.
+/// A node waiting to be listed: its first child ([`Forest::first_child`]; [`NO_LINK`]: none, as
+/// for the origin of a zone without a tree) and its zone's index — with [`ORIGIN`] for a zone
+/// origin. Its id is its send's receiver.
 #[derive(Clone, Copy)]
 struct Wait {
-    id: u32,
     first: u32,
     zone: u32,
 }
@@ -487,10 +595,10 @@ const ORIGIN: u32 = 1 << 31;
 impl Wait {
     /// Zone `zi`'s origin.
     fn origin(forest: &Forest, zones: &[PlanZone], zi: u32) -> Wait {
-        let z = &zones[zi as usize];
         Wait {
-            id: z.origin.0,
-            first: z.root.map_or(NO_LINK, |root| forest.first_child(root)),
+            first: zones[zi as usize]
+                .root
+                .map_or(NO_LINK, |root| forest.first_child(root)),
             zone: zi | ORIGIN,
         }
     }
@@ -501,16 +609,16 @@ impl Waiting {
         self.nodes.push(wait);
     }
 
-    /// The next node to list, if any.
-    fn pop(&mut self) -> Option<Wait> {
-        let wait = *self.nodes.get(self.head)?;
+    /// The next node to list: there is one for every send not yet listed.
+    fn pop(&mut self) -> Wait {
+        let wait = self.nodes[self.head];
         self.head += 1;
         // Looked at every 4096 nodes only: one test per node.
         if self.head % 4096 == 0 && 2 * self.head >= self.nodes.len() {
             self.nodes.drain(..self.head);
             self.head = 0;
         }
-        Some(wait)
+        wait
     }
 }
 
