@@ -39,8 +39,8 @@ impl ZoneAlgorithm for Vh {
         // order they are added in changes no link. On a grid whose arrays outgrow the caches
         // they go line by line along the last dimension, where each route ends, and up each
         // line: a route's walk then ends where the one before it began, and consecutive walks
-        // write neighbouring places of the forest's arrays (at 1024², 8% less time than in the
-        // request's order; at 256² the sort costs more than it saves).
+        // write neighbouring places of the forest's arrays (8–10% less time than in the
+        // request's order at 1024², 40% at 8192²; at 256² the sort costs more than it saves).
         let grid = tree.grid();
         if grid.len() < LINE_ORDER_FROM {
             for &u in dests {
