@@ -665,6 +665,38 @@ mod tests {
         }
     }
 
+    /// Both ways of writing the senders give the same sends, for either port order, on meshes
+    /// and tori with the source inside (several zones).
+    #[test]
+    fn counted_senders_are_the_paired_ones() {
+        use crate::algo::tree::{diag::Diag, dist::Dist, vh::Vh};
+        use crate::workload::{random_destinations, seeded};
+        let mut rng = seeded(3);
+        let algos: [&dyn ZoneAlgorithm; 3] = [&Vh, &Dist, &Diag];
+        for (shape, k) in [("mesh:40x30", 60), ("torus:17x12", 40), ("torus:6x5x7", 30)] {
+            let shape: Shape = shape.parse().unwrap();
+            let source = Node(shape.len() as u32 / 3);
+            let dests = random_destinations(&shape, source, k, &mut rng).unwrap();
+            let zones = Zones::new(&shape, source);
+            for algo in algos {
+                let (forest, plan_zones, links) = grow_zones(algo, &zones, &dests);
+                let (paired, mut counted) = if algo.stem_first() {
+                    (
+                        list::<true, Paired>(&forest, &plan_zones, &zones.whole, links),
+                        list::<true, Counted>(&forest, &plan_zones, &zones.whole, links),
+                    )
+                } else {
+                    (
+                        list::<false, Paired>(&forest, &plan_zones, &zones.whole, links),
+                        list::<false, Counted>(&forest, &plan_zones, &zones.whole, links),
+                    )
+                };
+                let from: Vec<u32> = senders(source, &mut counted).iter().map(|v| v.0).collect();
+                assert_eq!((from, counted.to), (paired.from, paired.to), "{shape}");
+            }
+        }
+    }
+
     #[test]
     fn feeders_drop_the_highest_dimension() {
         assert_eq!(feeder(0b011), 0b001);
