@@ -3,7 +3,8 @@
 //! topologies, the growth exponent of the time per plan against the number of nodes.
 //!
 //! Thin: the requests come from the library's seeded workload, the plans from the registry's
-//! `AlgoInfo::route` (the whole request: zones, growth, pruning, port order, the `Plan`), timed
+//! `AlgoInfo::route` (the whole request: zones, growth, pruning, port order, the `Plan`; with
+//! `--reuse`, `AlgoInfo::route_reusing`, each plan written into the one before's memory), timed
 //! one by one on the thread's CPU clock — the machine is shared, and wall-clock time would count
 //! the other processes' turns. The digest of every plan's sends identifies the plans
 //! exactly, so two builds can be compared for identical output on the same seed.
@@ -36,7 +37,10 @@ Examples:
   meshcast bench --topology mesh:256x256,mesh:1024x1024 --k 1% --runs 20 --algos vh,dist,rsa
 
   # random sources on a torus, any algorithm of the registry
-  meshcast bench --topology torus:32x32x32 --k 500 --placement random --algos dds,dual-path";
+  meshcast bench --topology torus:32x32x32 --k 500 --placement random --algos dds,dual-path
+
+  # each plan written into the memory of the one before: no page faults for its arrays
+  meshcast bench --topology mesh:1024x1024 --k 1% --runs 20 --algos vh,pair --reuse";
 
 /// Flags of `meshcast bench`.
 #[derive(Debug, Args)]
@@ -64,6 +68,11 @@ pub struct BenchArgs {
     /// Where each multicast's source is: the origin or a random node.
     #[arg(long, value_enum, default_value_t = PlacementArg::Origin)]
     pub placement: PlacementArg,
+    /// Write each plan into the memory of the one before (`AlgoInfo::route_reusing`) instead of
+    /// fresh memory: the same plans, without the allocation and page faults of a large plan's
+    /// new arrays (tree algorithms below 2^25 nodes).
+    #[arg(long)]
+    pub reuse: bool,
 }
 
 /// The measurements of one algorithm on one topology.
@@ -101,7 +110,7 @@ pub fn run(args: &BenchArgs) -> Result<String> {
         let k = destination_count(&args.k, shape)?;
         let requests = requests(shape, k, args)?;
         for info in algos.iter().filter(|a| a.support.covers(shape)) {
-            rows.push(measure(info, shape, &requests, args.warmup)?);
+            rows.push(measure(info, shape, &requests, args)?);
         }
     }
     if rows.is_empty() {
@@ -159,12 +168,12 @@ fn requests(shape: &Shape, k: usize, args: &BenchArgs) -> Result<Vec<Request>> {
         .collect()
 }
 
-/// Route every request with `info`, timing all but the first `warmup`.
+/// Route every request with `info`, timing all but the first `--warmup`.
 fn measure(
     info: &'static AlgoInfo,
     shape: &Shape,
     requests: &[Request],
-    warmup: u32,
+    args: &BenchArgs,
 ) -> Result<Row> {
     let mut row = Row {
         algo: info.name,
@@ -177,21 +186,27 @@ fn measure(
         best_ns_per_link: f64::INFINITY,
         digest: FNV_OFFSET,
     };
+    let mut spent = None;
     for (i, request) in requests.iter().enumerate() {
         let start = thread_cpu_time();
-        let plan = info.route(request)?;
+        let plan = match spent.take() {
+            Some(spent) => info.route_reusing(request, spent)?,
+            None => info.route(request)?,
+        };
         let time = thread_cpu_time().saturating_sub(start);
-        if i < warmup as usize {
-            continue;
+        if i >= args.warmup as usize {
+            let links = u64::from(plan.traffic());
+            row.plans += 1;
+            row.links += links;
+            row.time += time;
+            row.best_ns_per_link = row
+                .best_ns_per_link
+                .min(time.as_nanos() as f64 / links as f64);
+            row.digest = digest(row.digest, &plan);
         }
-        let links = u64::from(plan.traffic());
-        row.plans += 1;
-        row.links += links;
-        row.time += time;
-        row.best_ns_per_link = row
-            .best_ns_per_link
-            .min(time.as_nanos() as f64 / links as f64);
-        row.digest = digest(row.digest, &plan);
+        if args.reuse {
+            spent = Some(plan);
+        }
     }
     Ok(row)
 }

@@ -83,6 +83,25 @@ fn digests_identify_the_plans() {
 }
 
 #[test]
+fn reused_memory_gives_the_same_plans() {
+    let run = |reuse: bool| {
+        let mut args = vec!["bench", "-t", "mesh:20x12,torus:7x9x5", "-k", "9"];
+        args.extend(["--runs", "5", "--placement", "random", "--algos", "all"]);
+        if reuse {
+            args.push("--reuse");
+        }
+        let text = stdout(&args);
+        REGISTRY
+            .iter()
+            .flat_map(|a| digests(&text, a.name))
+            .collect::<Vec<_>>()
+    };
+    let fresh = run(false);
+    assert!(fresh.len() > 20, "{fresh:?}");
+    assert_eq!(run(true), fresh);
+}
+
+#[test]
 fn bad_input_names_the_flag() {
     for (args, mention) in [
         (vec!["-t", "mesh:8x8", "--k", "0.5x"], "--k '0.5x'"),

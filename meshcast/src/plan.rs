@@ -247,24 +247,33 @@ impl Plan {
         self.push_send(from, [Hop::new(to, true)]);
     }
 
-    /// The tree plan whose send `i` goes from `from[i]` to the node of id `to[i]` and leaves a
-    /// copy there: [`Plan::push_edge`] for every edge, but with the receivers' list turned into
-    /// the hops in place, so that a plan of 66 million links never holds two copies of it.
+    /// The tree plan whose send `i` goes from `from[i]` to `hops[i]`, each hop leaving a copy:
+    /// [`Plan::push_edge`] for every edge, the lists taken as they are.
     pub(crate) fn tree(
         source: Node,
         destinations: Vec<Node>,
         from: Vec<Node>,
-        to: Vec<u32>,
+        hops: Vec<Hop>,
     ) -> Plan {
-        assert_eq!(from.len(), to.len(), "one receiver per sender");
+        assert_eq!(from.len(), hops.len(), "one receiver per sender");
+        debug_assert!(hops.iter().all(|h| h.drop()), "a tree's every hop drops");
         Plan {
             kind: PlanKind::Tree,
             source,
             destinations,
             from,
             ends: None,
-            hops: to.into_iter().map(|id| Hop::new(Node(id), true)).collect(),
+            hops,
         }
+    }
+
+    /// The memory of the plan's senders and hops, emptied, for the next plan to be written into
+    /// ([`crate::algo::Algorithm::plan_reusing`]).
+    pub(crate) fn into_memory(self) -> (Vec<Node>, Vec<Hop>) {
+        let (mut from, mut hops) = (self.from, self.hops);
+        from.clear();
+        hops.clear();
+        (from, hops)
     }
 
     /// The number of sends.

@@ -311,7 +311,7 @@ struct Scratch {
 /// Forests of this many places or more give their insertion numbers back once every tree is
 /// pruned (at 8192², 268 MB), so that the listing's receivers take their room, and their node
 /// list once the plan is listed; smaller ones keep both for the next plan.
-const LARGE: usize = 1 << 25;
+pub(crate) const LARGE: usize = 1 << 25;
 
 thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };

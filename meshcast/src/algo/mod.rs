@@ -138,6 +138,14 @@ impl Request {
 pub trait Algorithm: Sync {
     /// Build the plan for a checked request on a topology the registry row allows.
     fn plan(&self, request: &Request) -> Plan;
+
+    /// [`Algorithm::plan`], written into the memory of a plan the caller is done with where the
+    /// algorithm can (the tree algorithms, on topologies below 2²⁵ nodes): a large plan's arrays
+    /// are then neither allocated nor faulted in again. The plan is the same either way.
+    fn plan_reusing(&self, request: &Request, spent: Plan) -> Plan {
+        drop(spent);
+        self.plan(request)
+    }
 }
 
 /// Which topologies an algorithm's paper covers.
@@ -227,11 +235,40 @@ impl AlgoInfo {
     /// build instead; each plan is validated once either way.
     pub fn route(&self, request: &Request) -> Result<Plan, InputError> {
         let plan = self.route_unvalidated(request)?;
+        Ok(self.checked_in_debug(plan, request))
+    }
+
+    /// [`AlgoInfo::route`] into the memory of `spent`, a plan the caller is done with
+    /// ([`Algorithm::plan_reusing`]), for a loop over many requests (`meshcast bench --reuse`).
+    /// The plan is the one [`AlgoInfo::route`] returns.
+    ///
+    /// ```
+    /// use meshcast::{algo, algo::Request};
+    /// let vh = algo::find("vh").unwrap();
+    /// let (a, b) = (
+    ///     Request::parse("mesh:8x8", "0,0", "4,6 6,6 0,2")?,
+    ///     Request::parse("mesh:8x8", "3,3", "7,7 0,0")?,
+    /// );
+    /// let first = vh.route(&a)?;
+    /// assert_eq!(vh.route_reusing(&b, first)?, vh.route(&b)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn route_reusing(&self, request: &Request, spent: Plan) -> Result<Plan, InputError> {
+        self.check_support(request.shape())?;
+        let plan = self.algorithm.plan_reusing(request, spent);
+        Ok(self.checked_in_debug(plan, request))
+    }
+
+    /// `plan`, validated in tests and debug builds (an invalid plan is a library bug and
+    /// panics), trusted in release builds.
+    fn checked_in_debug(&self, plan: Plan, request: &Request) -> Plan {
         #[cfg(debug_assertions)]
         if let Err(e) = self.validate(&plan, request) {
             panic!("{} built an invalid plan for {request:?}: {e}", self.name);
         }
-        Ok(plan)
+        #[cfg(not(debug_assertions))]
+        let _ = request;
+        plan
     }
 
     /// Route `request` and validate the plan in every build (what a front end reporting one
@@ -539,5 +576,33 @@ mod tests {
             matches!(unsupported, Err(Error::Input(_))),
             "{unsupported:?}"
         );
+    }
+
+    /// A plan written into a spent one's memory is the plan [`AlgoInfo::route`] returns, for
+    /// every algorithm, whether the spent plan was larger or smaller, of the same algorithm or
+    /// another.
+    #[test]
+    fn a_reused_plan_is_the_routed_one() {
+        use crate::workload::{random_destinations, seeded};
+        use rand::RngExt;
+        let mut rng = seeded(21);
+        for shape in ["mesh:40x30", "torus:20x20", "mesh:8x8x8"] {
+            let shape: Shape = shape.parse().unwrap();
+            let mut spent = None;
+            for k in [300, 3, 120, 380, 40] {
+                let source = Node(rng.random_range(0..shape.len() as u32));
+                let dests = random_destinations(&shape, source, k, &mut rng).unwrap();
+                let req = Request::new(shape.clone(), source, dests).unwrap();
+                for info in REGISTRY.iter().filter(|a| a.support.covers(&shape)) {
+                    let plan = info.route(&req).unwrap();
+                    let reused = match spent.take() {
+                        Some(spent) => info.route_reusing(&req, spent).unwrap(),
+                        None => info.route(&req).unwrap(),
+                    };
+                    assert_eq!(reused, plan, "{} on {shape}, K = {k}", info.name);
+                    spent = Some(reused);
+                }
+            }
+        }
     }
 }

@@ -27,9 +27,9 @@
 
 use std::collections::BTreeSet;
 
-use super::local::{Forest, Grid, LocalTree, NONE, NO_LINK};
+use super::local::{Forest, Grid, LocalTree, LARGE, NONE, NO_LINK};
 use super::Request;
-use crate::plan::Plan;
+use crate::plan::{Hop, Plan};
 use crate::topology::{Kind, Node, Shape};
 
 /// A tree algorithm stated for a mesh with the source at its origin (seed 001 §3.1.1): the
@@ -253,12 +253,33 @@ pub(crate) fn feeder(b: u32) -> u32 {
 /// validated here: [`AlgoInfo::route`](crate::algo::AlgoInfo::route) does it in debug builds,
 /// and [`Plan::validate`] does it on demand.
 pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
+    lift_into(algo, request, None)
+}
+
+/// [`lift`], the plan written into the memory of `spent`, a plan the caller is done with, on a
+/// topology of fewer than 2²⁵ nodes; on a larger one `spent` is given back first, so that a
+/// large plan is never held twice. The plan is the one [`lift`] returns.
+pub fn lift_reusing(algo: &dyn ZoneAlgorithm, request: &Request, spent: Plan) -> Plan {
+    lift_into(algo, request, Some(spent))
+}
+
+/// [`lift`] or [`lift_reusing`].
+fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -> Plan {
     // The phases — growing and pruning (`grow_zones`, `LocalTree::prune`), listing (`list`) and,
     // on a large forest, the senders (`senders`) — are compiled each on its own (`#[inline(never)]`): inlined into
     // one function, their loops' values no longer fit the registers and are kept on the stack
     // (VH at 1024²: 1.5–3% more instructions; docs/PERFORMANCE.md, "Sixth round").
     let (source, dests) = (request.source(), request.destinations());
     let zones = Zones::new(request.shape(), source);
+    // A forest of the topology's size or less: below `LARGE` places it is never large, and
+    // from there on `spent` is given back before the trees grow, not held beside them.
+    let spent = match spent {
+        Some(plan) if request.shape().len() < LARGE => plan.into_memory(),
+        spent => {
+            drop(spent);
+            Default::default()
+        }
+    };
     let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
     // The listing compiled once for each port order, so that the usual one tests no stem flag,
     // and once for each way of writing the senders: with the receivers, or — on a forest large
@@ -270,18 +291,26 @@ pub fn lift(algo: &dyn ZoneAlgorithm, request: &Request) -> Plan {
         } else {
             list::<false, Counted>
         };
-        let mut to = list(&forest, &plan_zones, &zones.whole, links);
+        let mut to = list(
+            &forest,
+            &plan_zones,
+            &zones.whole,
+            links,
+            Default::default(),
+        );
         drop(forest);
         let from = senders(source, &mut to);
-        (from, to.to)
+        // In place: a plan of 66 million links never holds two copies of its receivers.
+        let hops = to.to.into_iter().map(|id| Hop::new(Node(id), true));
+        (from, hops.collect())
     } else {
         let list = if algo.stem_first() {
             list::<true, Paired>
         } else {
             list::<false, Paired>
         };
-        let sends = list(&forest, &plan_zones, &zones.whole, links);
-        (sends.from.into_iter().map(Node).collect(), sends.to)
+        let sends = list(&forest, &plan_zones, &zones.whole, links, spent);
+        (sends.from, sends.to)
     };
     Plan::tree(source, dests.to_vec(), from, to)
 }
@@ -407,8 +436,9 @@ fn list<const STEM_FIRST: bool, S: Sends>(
     zones: &[PlanZone],
     whole: &Grid,
     links: usize,
+    memory: Memory,
 ) -> S {
-    let mut sends = S::new(links);
+    let mut sends = S::new(links, memory);
     let mut waiting = Waiting::default();
     // The source first (`listing` is `None`), then each send's receiver (`Some(i)`).
     let (mut id, mut wait) = (zones[0].origin.0, Wait::origin(forest, zones, 0));
@@ -450,8 +480,8 @@ fn list<const STEM_FIRST: bool, S: Sends>(
 /// How [`list`] writes a plan's sends: each send's receiver in order, and each send's sender —
 /// as it goes ([`Paired`]) or as counts written over the receivers ([`Counted`]).
 trait Sends {
-    /// Room for the `links` sends of a plan.
-    fn new(links: usize) -> Self;
+    /// Room for the `links` sends of a plan, in `memory` if it has the room.
+    fn new(links: usize, memory: Memory) -> Self;
     /// A send from the node of id `from` to the node of id `to`.
     fn send(&mut self, from: u32, to: u32);
     /// The number of sends so far.
@@ -464,38 +494,36 @@ trait Sends {
     fn listed(&mut self, _i: usize, _sends: usize) {}
 }
 
-/// Senders and receivers side by side, written as the sends are listed.
+/// The senders' and hops' lists of a spent plan ([`Plan::into_memory`]), empty: the room a
+/// plan can be written into.
+type Memory = (Vec<Node>, Vec<Hop>);
+
+/// Senders and receivers side by side, written as the sends are listed: the plan's own lists.
 struct Paired {
-    from: Vec<u32>,
-    to: Vec<u32>,
-    /// The number of sends so far.
-    len: usize,
+    from: Vec<Node>,
+    to: Vec<Hop>,
 }
 
 impl Sends for Paired {
-    fn new(links: usize) -> Paired {
-        // Zeroed arrays written by index rather than pushed to: an index test per send instead
-        // of a length kept in memory; the allocator's zeroed pages cost nothing until written.
+    fn new(links: usize, (from, to): Memory) -> Paired {
         Paired {
-            from: vec![0; links],
-            to: vec![0; links],
-            len: 0,
+            from: room(from, links),
+            to: room(to, links),
         }
     }
 
     #[inline(always)]
     fn send(&mut self, from: u32, to: u32) {
-        self.from[self.len] = from;
-        self.to[self.len] = to;
-        self.len += 1;
+        self.from.push(Node(from));
+        self.to.push(Hop::new(Node(to), true));
     }
 
     fn len(&self) -> usize {
-        self.len
+        self.to.len()
     }
 
     fn receiver(&self, i: usize) -> u32 {
-        self.to[i]
+        self.to[i].node().0
     }
 }
 
@@ -504,31 +532,28 @@ impl Sends for Paired {
 /// are given back before the senders (4 more bytes per link) are written by [`senders`].
 struct Counted {
     to: Vec<u32>,
-    len: usize,
     source_sends: usize,
 }
 
 impl Sends for Counted {
-    fn new(links: usize) -> Counted {
+    fn new(links: usize, _: Memory) -> Counted {
         Counted {
-            to: vec![0; links],
-            len: 0,
+            to: Vec::with_capacity(links),
             source_sends: 0,
         }
     }
 
     #[inline(always)]
     fn send(&mut self, _from: u32, to: u32) {
-        self.to[self.len] = to;
-        self.len += 1;
+        self.to.push(to);
     }
 
     fn len(&self) -> usize {
-        self.len
+        self.to.len()
     }
 
     fn source_listed(&mut self) {
-        self.source_sends = self.len;
+        self.source_sends = self.to.len();
     }
 
     fn receiver(&self, i: usize) -> u32 {
@@ -541,6 +566,20 @@ impl Sends for Counted {
             "at most 2 sends per dimension"
         );
         self.to[i] |= (sends as u32) << COUNT_SHIFT;
+    }
+}
+
+/// An empty list with room for `len` items: `memory` (empty) if it has the room and not more
+/// than twice that (a plan keeps the memory it was written into), else a new one — with a
+/// quarter more room than asked if `memory` was given but too small, so that the next plans of
+/// a series of similar ones, a little larger or smaller, fit in it.
+fn room<T>(memory: Vec<T>, len: usize) -> Vec<T> {
+    debug_assert!(memory.is_empty());
+    match memory.capacity() {
+        0 => Vec::with_capacity(len),
+        room if room < len => Vec::with_capacity(len + len / 4),
+        room if room > 2 * len => Vec::with_capacity(len),
+        _ => memory,
     }
 }
 
@@ -682,17 +721,42 @@ mod tests {
                 let (forest, plan_zones, links) = grow_zones(algo, &zones, &dests);
                 let (paired, mut counted) = if algo.stem_first() {
                     (
-                        list::<true, Paired>(&forest, &plan_zones, &zones.whole, links),
-                        list::<true, Counted>(&forest, &plan_zones, &zones.whole, links),
+                        list::<true, Paired>(
+                            &forest,
+                            &plan_zones,
+                            &zones.whole,
+                            links,
+                            Default::default(),
+                        ),
+                        list::<true, Counted>(
+                            &forest,
+                            &plan_zones,
+                            &zones.whole,
+                            links,
+                            Default::default(),
+                        ),
                     )
                 } else {
                     (
-                        list::<false, Paired>(&forest, &plan_zones, &zones.whole, links),
-                        list::<false, Counted>(&forest, &plan_zones, &zones.whole, links),
+                        list::<false, Paired>(
+                            &forest,
+                            &plan_zones,
+                            &zones.whole,
+                            links,
+                            Default::default(),
+                        ),
+                        list::<false, Counted>(
+                            &forest,
+                            &plan_zones,
+                            &zones.whole,
+                            links,
+                            Default::default(),
+                        ),
                     )
                 };
-                let from: Vec<u32> = senders(source, &mut counted).iter().map(|v| v.0).collect();
-                assert_eq!((from, counted.to), (paired.from, paired.to), "{shape}");
+                let from = senders(source, &mut counted);
+                let to: Vec<u32> = paired.to.iter().map(|h| h.node().0).collect();
+                assert_eq!((from, counted.to), (paired.from, to), "{shape}");
             }
         }
     }

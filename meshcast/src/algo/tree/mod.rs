@@ -15,13 +15,17 @@ pub mod rsa;
 pub mod vh;
 
 use super::local::key_order;
-use super::reduce::{lift, ZoneAlgorithm};
+use super::reduce::{lift, lift_reusing, ZoneAlgorithm};
 use super::{Algorithm, Request};
 use crate::plan::Plan;
 
 impl<T: ZoneAlgorithm> Algorithm for T {
     fn plan(&self, request: &Request) -> Plan {
         lift(self, request)
+    }
+
+    fn plan_reusing(&self, request: &Request, spent: Plan) -> Plan {
+        lift_reusing(self, request, spent)
     }
 }
 
