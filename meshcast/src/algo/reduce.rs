@@ -266,9 +266,10 @@ pub fn lift_reusing(algo: &dyn ZoneAlgorithm, request: &Request, spent: Plan) ->
 /// [`lift`] or [`lift_reusing`].
 fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -> Plan {
     // The phases — growing and pruning (`grow_zones`, `LocalTree::prune`), listing (`list`) and,
-    // on a large forest, the senders (`senders`) — are compiled each on its own (`#[inline(never)]`): inlined into
-    // one function, their loops' values no longer fit the registers and are kept on the stack
-    // (VH at 1024²: 1.5–3% more instructions; docs/PERFORMANCE.md, "Sixth round").
+    // on a large forest, the senders (`senders`) — are compiled each on its own
+    // (`#[inline(never)]`): inlined into one function, their loops' values no longer fit the
+    // registers and are kept on the stack (VH at 1024²: 1.5–3% more instructions;
+    // docs/PERFORMANCE.md, "Sixth round").
     let (source, dests) = (request.source(), request.destinations());
     let zones = Zones::new(request.shape(), source);
     // A forest of the topology's size or less: below `LARGE` places it is never large, and
@@ -527,9 +528,10 @@ impl Sends for Paired {
     }
 }
 
-/// The receivers only, each with the number of sends it makes as a [`Counted`] id, and the
-/// number of sends the source makes: on a forest of [`Forest::is_large`] size, whose records
-/// are given back before the senders (4 more bytes per link) are written by [`senders`].
+/// The receivers only, each with the number of sends it makes above its id ([`COUNT_SHIFT`]),
+/// and the number of sends the source makes: on a forest of [`Forest::is_large`] size, whose
+/// records are given back before the senders (4 more bytes per link) are written by
+/// [`senders`].
 struct Counted {
     to: Vec<u32>,
     source_sends: usize,

@@ -64,7 +64,7 @@ impl ZoneAlgorithm for Vh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::reduce::{lift, ZoneAlgorithm};
+    use crate::algo::reduce::lift;
     use crate::algo::Request;
     use crate::topology::Shape;
     use crate::workload::{random_destinations, seeded};
