@@ -292,7 +292,7 @@ fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -
         } else {
             list::<false, Counted>
         };
-        let mut to = list(
+        let counted = list(
             &forest,
             &plan_zones,
             &zones.whole,
@@ -300,10 +300,7 @@ fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -
             Default::default(),
         );
         drop(forest);
-        let from = senders(source, &mut to);
-        // In place: a plan of 66 million links never holds two copies of its receivers.
-        let hops = to.to.into_iter().map(|id| Hop::new(Node(id), true));
-        (from, hops.collect())
+        senders(source, counted)
     } else {
         let list = if algo.stem_first() {
             list::<true, Paired>
@@ -594,22 +591,24 @@ const COUNT_SHIFT: u32 = 26;
 /// The node id bits of a [`Counted`] receiver.
 const ID: u32 = (1 << COUNT_SHIFT) - 1;
 
-/// The sender of every send of a [`Counted`] listing (the source as many times as it sends,
-/// then each receiver as many times as its count says), leaving the receivers' plain ids.
+/// The senders and hops of a [`Counted`] listing: the source sends as many times as it counted,
+/// then each receiver as many times as its count says; its hop is its plain id.
 // Not inlined: see `lift`.
 #[inline(never)]
-fn senders(source: Node, sends: &mut Counted) -> Vec<Node> {
+fn senders(source: Node, sends: Counted) -> (Vec<Node>, Vec<Hop>) {
     let mut from = Vec::with_capacity(sends.to.len());
     from.extend(std::iter::repeat_n(source, sends.source_sends));
-    for id in &mut sends.to {
-        let node = Node(*id & ID);
+    // Collected in place: a plan of 66 million links never holds two copies of its receivers.
+    let hops = sends.to.into_iter().map(|id| {
+        let node = Node(id & ID);
         // A push per send: most nodes make one or two, too few for a fill (a `memset` call).
-        for _ in 0..*id >> COUNT_SHIFT {
+        for _ in 0..id >> COUNT_SHIFT {
             from.push(node);
         }
-        *id = node.0;
-    }
-    from
+        Hop::new(node, true)
+    });
+    let hops = hops.collect();
+    (from, hops)
 }
 
 /// The nodes handed out to the listing and not yet listed, in the order handed out (that of
@@ -721,7 +720,7 @@ mod tests {
             let zones = Zones::new(&shape, source);
             for algo in algos {
                 let (forest, plan_zones, links) = grow_zones(algo, &zones, &dests);
-                let (paired, mut counted) = if algo.stem_first() {
+                let (paired, counted) = if algo.stem_first() {
                     (
                         list::<true, Paired>(
                             &forest,
@@ -756,9 +755,11 @@ mod tests {
                         ),
                     )
                 };
-                let from = senders(source, &mut counted);
-                let to: Vec<u32> = paired.to.iter().map(|h| h.node().0).collect();
-                assert_eq!((from, counted.to), (paired.from, to), "{shape}");
+                assert_eq!(
+                    senders(source, counted),
+                    (paired.from, paired.to),
+                    "{shape}"
+                );
             }
         }
     }
