@@ -366,6 +366,7 @@ impl Forest {
             cleared: &mut s.cleared,
             legs: Vec::new(),
             at: Vec::new(),
+            built: None,
         }
     }
 
@@ -474,6 +475,9 @@ pub struct LocalTree<'a> {
     /// [`LocalTree::connect`]'s legs: where each ends, the id change of a step and its port.
     legs: Vec<(u32, u32, usize)>,
     at: Vec<u32>,
+    /// The number of links of a tree written pruned ([`LocalTree::route_union_2d`]), which
+    /// [`LocalTree::prune`] then leaves as it is.
+    built: Option<usize>,
 }
 
 impl LocalTree<'_> {
@@ -526,6 +530,69 @@ impl LocalTree<'_> {
         self.seq[child as usize] = s;
         set_bit(self.member, place);
         s
+    }
+
+    /// The union of the dimension-ordered routes from the origin to every node of `dests` in a
+    /// 2-D grid — the tree [`LocalTree::connect`] grows route by route — written at once, as
+    /// pruning leaves a tree: each node with its first child and its next sibling, in port
+    /// order. The tree is the row of the origin out to the farthest destination column, and up
+    /// each column to its highest destination, so it is written breadth first from those two
+    /// numbers per column, without a membership bit or a search: a node of level `L` (`x + y =
+    /// L`) has its children at level `L + 1`, in the order of their parents, so that the listing
+    /// of a one-zone plan reads the records in the order they lie. The tree is then as pruning
+    /// leaves it: no other method may be called on it.
+    pub(crate) fn route_union_2d(&mut self, dests: &[u32]) {
+        debug_assert_eq!(self.grid.rank(), 2);
+        // Per column, the highest row a destination needs (0: none above the origin's row),
+        // and the farthest column.
+        let mut top = vec![0; self.grid.ext[0] as usize];
+        let mut far = 0;
+        for &u in dests {
+            let (x, y) = (self.grid.coord(u, 0), self.grid.coord(u, 1));
+            far = far.max(x);
+            top[x as usize] = top[x as usize].max(y);
+        }
+        let nodes = &mut self.nodes.0;
+        let root = self.first as usize - 1;
+        // Level `L`'s nodes: the origin's row at `(L, 0)` while `L ≤ far`, then the columns
+        // `x` with a node `(x, L − x)` above that row, `x` decreasing — the order the listing
+        // hands them out in, which their children keep.
+        let (mut columns, mut next) = (Vec::new(), Vec::new());
+        let mut at = root;
+        for level in 0.. {
+            let on_row = level <= far;
+            if !on_row && columns.is_empty() {
+                break;
+            }
+            next.clear();
+            if on_row {
+                let up = top[level as usize] > 0;
+                let mut children = [None; 2];
+                if level < far {
+                    children[0] = Some(0);
+                }
+                if up {
+                    children[1] = Some(2);
+                    next.push(level);
+                }
+                feed(nodes, at, children);
+                at += 1;
+            }
+            for &x in &columns {
+                let up = level - x < top[x as usize];
+                if up {
+                    next.push(x);
+                }
+                feed(nodes, at, [None, up.then_some(2)]);
+                at += 1;
+            }
+            std::mem::swap(&mut columns, &mut next);
+        }
+        let root_record = &mut nodes[root];
+        root_record.1 = root_record.1 & FED | NO_LINK;
+        clear_bit(self.member, self.offset);
+        *self.cleared += nodes.len() - root;
+        self.built = Some(nodes.len() - root - 1);
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first when
@@ -775,6 +842,9 @@ impl LocalTree<'_> {
     // Not inlined: see `reduce::lift`.
     #[inline(never)]
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
+        if let Some(links) = self.built {
+            return links;
+        }
         for &u in dests {
             if self.contains(u) {
                 self.nodes.0[self.seq[u as usize] as usize].1 |= DEST;
@@ -813,6 +883,25 @@ impl LocalTree<'_> {
             }
         }
         *self.cleared += tree.len();
+    }
+}
+
+/// Give the record `at` of [`LocalTree::route_union_2d`] its children, appended to `nodes` in
+/// port order: `ports` holds each child's port ([`port`]), if any.
+fn feed(nodes: &mut Vec<TreeNode>, at: usize, ports: [Option<u32>; 2]) {
+    let first = nodes.len() as u32;
+    let count = ports.iter().flatten().count() as u32;
+    for (k, port) in ports.into_iter().flatten().enumerate() {
+        let next = if (k as u32) + 1 < count {
+            first + k as u32 + 1
+        } else {
+            NO_LINK
+        };
+        nodes.push(TreeNode(port << PORT_SHIFT, next));
+    }
+    if count > 0 {
+        let node = &mut nodes[at];
+        *node = TreeNode(node.0 & !PLACE | first, node.1 | FED);
     }
 }
 
