@@ -90,9 +90,10 @@ mod tests {
         }
     }
 
-    /// Zones from 2¹⁸ nodes on take the line order: one zone of a mesh with the source in its
-    /// corner; the largest one, but not the others, with the source near it; all four of a
-    /// 1024² torus; a 3-D mesh's.
+    /// Large zones, as the routes added one by one would give them: in 2-D, the union written
+    /// at once — one zone of a mesh with the source in its corner, four with the source near
+    /// it, all four of a 1024² torus; elsewhere the line order from 2¹⁸ nodes on — a 3-D
+    /// mesh's one zone, the largest of another's but not the others, a 1-D mesh's two.
     #[test]
     fn the_line_order_changes_no_send() {
         let mut rng = seeded(14);
@@ -101,6 +102,8 @@ mod tests {
             ("mesh:1024x600", [100, 50, 0]),
             ("torus:1024x1024", [700, 300, 0]),
             ("mesh:64x64x128", [0, 0, 0]),
+            ("mesh:64x64x100", [10, 5, 3]),
+            ("mesh:600000", [300000, 0, 0]),
         ] {
             let shape: Shape = shape.parse().unwrap();
             let source = shape.node(&source[..shape.rank()]).unwrap();
