@@ -366,7 +366,7 @@ impl Forest {
             cleared: &mut s.cleared,
             legs: Vec::new(),
             at: Vec::new(),
-            built: None,
+            union: None,
         }
     }
 
@@ -475,9 +475,9 @@ pub struct LocalTree<'a> {
     /// [`LocalTree::connect`]'s legs: where each ends, the id change of a step and its port.
     legs: Vec<(u32, u32, usize)>,
     at: Vec<u32>,
-    /// The number of links of a tree written pruned ([`LocalTree::route_union_2d`]), which
-    /// [`LocalTree::prune`] then leaves as it is.
-    built: Option<usize>,
+    /// The tree as VH's union ([`LocalTree::route_union_2d`]), which [`LocalTree::prune`]
+    /// leaves as it is.
+    union: Option<Union>,
 }
 
 impl LocalTree<'_> {
@@ -533,66 +533,37 @@ impl LocalTree<'_> {
     }
 
     /// The union of the dimension-ordered routes from the origin to every node of `dests` in a
-    /// 2-D grid — the tree [`LocalTree::connect`] grows route by route — written at once, as
-    /// pruning leaves a tree: each node with its first child and its next sibling, in port
-    /// order. The tree is the row of the origin out to the farthest destination column, and up
-    /// each column to its highest destination, so it is written breadth first from those two
-    /// numbers per column, without a membership bit or a search: a node of level `L` (`x + y =
-    /// L`) has its children at level `L + 1`, in the order of their parents, so that the listing
-    /// of a one-zone plan reads the records in the order they lie. The tree is then as pruning
-    /// leaves it: no other method may be called on it.
+    /// 2-D grid — the tree [`LocalTree::connect`] grows route by route — kept as the two
+    /// numbers per column that make it ([`Union`]), from which the listing reads each node's
+    /// children: no node record, insertion number or membership bit is written, and the work
+    /// is O(K + width) before the listing. The tree is then as pruning leaves it
+    /// ([`LocalTree::take_union`]): no other method may be called on it.
     pub(crate) fn route_union_2d(&mut self, dests: &[u32]) {
         debug_assert_eq!(self.grid.rank(), 2);
-        // Per column, the highest row a destination needs (0: none above the origin's row),
-        // and the farthest column.
-        let mut top = vec![0; self.grid.ext[0] as usize];
+        let width = self.grid.ext[0];
+        let mut top = vec![0; width as usize];
         let mut far = 0;
         for &u in dests {
             let (x, y) = (self.grid.coord(u, 0), self.grid.coord(u, 1));
             far = far.max(x);
             top[x as usize] = top[x as usize].max(y);
         }
-        let nodes = &mut self.nodes.0;
-        let root = self.first as usize - 1;
-        // Level `L`'s nodes: the origin's row at `(L, 0)` while `L ≤ far`, then the columns
-        // `x` with a node `(x, L − x)` above that row, `x` decreasing — the order the listing
-        // hands them out in, which their children keep.
-        let (mut columns, mut next) = (Vec::new(), Vec::new());
-        let mut at = root;
-        for level in 0.. {
-            let on_row = level <= far;
-            if !on_row && columns.is_empty() {
-                break;
-            }
-            next.clear();
-            if on_row {
-                let up = top[level as usize] > 0;
-                let mut children = [None; 2];
-                if level < far {
-                    children[0] = Some(0);
-                }
-                if up {
-                    children[1] = Some(2);
-                    next.push(level);
-                }
-                feed(nodes, at, children);
-                at += 1;
-            }
-            for &x in &columns {
-                let up = level - x < top[x as usize];
-                if up {
-                    next.push(x);
-                }
-                feed(nodes, at, [None, up.then_some(2)]);
-                at += 1;
-            }
-            std::mem::swap(&mut columns, &mut next);
-        }
-        let root_record = &mut nodes[root];
-        root_record.1 = root_record.1 & FED | NO_LINK;
+        // The origin's record and membership bit, which `Forest::tree` made, are left as
+        // pruning leaves them: no child, the bit clear.
+        let root = self.root() as usize;
+        self.nodes.0[root].1 = NO_LINK;
         clear_bit(self.member, self.offset);
-        *self.cleared += nodes.len() - root;
-        self.built = Some(nodes.len() - root - 1);
+        *self.cleared += 1;
+        self.union = Some(Union {
+            far,
+            top,
+            width: Divisor::new(width),
+        });
+    }
+
+    /// The union [`LocalTree::route_union_2d`] made the tree, if it did.
+    pub(crate) fn take_union(&mut self) -> Option<Union> {
+        self.union.take()
     }
 
     /// Mark `i` as part of the stem (DIAG's diagonal path), which its parent serves first when
@@ -842,8 +813,8 @@ impl LocalTree<'_> {
     // Not inlined: see `reduce::lift`.
     #[inline(never)]
     pub(crate) fn prune(&mut self, dests: &[u32]) -> usize {
-        if let Some(links) = self.built {
-            return links;
+        if let Some(union) = &self.union {
+            return union.links();
         }
         for &u in dests {
             if self.contains(u) {
@@ -886,22 +857,34 @@ impl LocalTree<'_> {
     }
 }
 
-/// Give the record `at` of [`LocalTree::route_union_2d`] its children, appended to `nodes` in
-/// port order: `ports` holds each child's port ([`port`]), if any.
-fn feed(nodes: &mut Vec<TreeNode>, at: usize, ports: [Option<u32>; 2]) {
-    let first = nodes.len() as u32;
-    let count = ports.iter().flatten().count() as u32;
-    for (k, port) in ports.into_iter().flatten().enumerate() {
-        let next = if (k as u32) + 1 < count {
-            first + k as u32 + 1
-        } else {
-            NO_LINK
-        };
-        nodes.push(TreeNode(port << PORT_SHIFT, next));
+/// VH's tree in a 2-D zone ([`LocalTree::route_union_2d`]): the origin's row out to column
+/// `far`, and each column `x` up to row `top[x]` — every node's children follow from its
+/// coordinates, so the listing reads them from here instead of from node records.
+pub(crate) struct Union {
+    far: u32,
+    top: Vec<u32>,
+    width: Divisor,
+}
+
+impl Union {
+    /// The number of links: the row's and the columns'.
+    fn links(&self) -> usize {
+        self.far as usize + self.top.iter().map(|&t| t as usize).sum::<usize>()
     }
-    if count > 0 {
-        let node = &mut nodes[at];
-        *node = TreeNode(node.0 & !PLACE | first, node.1 | FED);
+
+    /// The children of the node of local id `i`, in port order, each as its local id and the
+    /// port of the step to it ([`port`]): along the row (port 0) from a row node short of
+    /// column `far`, and up its column (port 2) below the column's top.
+    #[inline(always)]
+    pub(crate) fn children(&self, i: u32, mut child: impl FnMut(u32, usize)) {
+        let y = self.width.div(i);
+        let x = i - y * self.width.d;
+        if y == 0 && x < self.far {
+            child(i + 1, 0);
+        }
+        if y < self.top[x as usize] {
+            child(i + self.width.d, 2);
+        }
     }
 }
 

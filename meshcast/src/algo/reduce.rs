@@ -27,7 +27,7 @@
 
 use std::collections::BTreeSet;
 
-use super::local::{Forest, Grid, LocalTree, LARGE, NONE, NO_LINK};
+use super::local::{Forest, Grid, LocalTree, Union, LARGE, NONE, NO_LINK};
 use super::Request;
 use crate::plan::{Hop, Plan};
 use crate::topology::{Kind, Node, Shape};
@@ -369,6 +369,7 @@ fn grow_zones(
         algo.grow(&mut tree, &ids);
         links += tree.prune(&ids);
         z.root = Some(tree.root());
+        z.union = tree.take_union();
         offset += z.grid.len();
     }
     forest.pruned();
@@ -380,6 +381,9 @@ fn grow_zones(
 struct PlanZone {
     grid: Grid,
     root: Option<u32>,
+    /// The zone's tree as VH's union, read instead of the forest's records; the waiting
+    /// nodes of such a zone carry their own local id, not their first child's record.
+    union: Option<Union>,
     hops: Vec<u32>,
     origin: Node,
     steps: Vec<Step>,
@@ -390,6 +394,7 @@ impl PlanZone {
         PlanZone {
             grid: Grid::new(&zones.extents(zone)),
             root: None,
+            union: None,
             hops: Vec::new(),
             origin: zones.origin(zone),
             steps: zones.steps(zone),
@@ -425,7 +430,8 @@ struct Step {
 /// A node handed out becomes the receiver of the next send at once, with its global id — its
 /// sender's id and the port's step give it, without coordinates — so the receivers are also
 /// the list of nodes waiting to be listed, in order; beside them wait only the nodes' first
-/// children and zones ([`Waiting`]). `S` writes the senders ([`Paired`]) or counts them
+/// children and zones ([`Waiting`]). A node's children come from its forest record, or in a
+/// zone whose tree is VH's [`Union`], from its coordinates. `S` writes the senders ([`Paired`]) or counts them
 /// ([`Counted`]).
 // Not inlined: see `lift`.
 #[inline(never)]
@@ -451,7 +457,15 @@ fn list<const STEM_FIRST: bool, S: Sends>(
                 waiting.push(Wait::origin(forest, zones, h));
             }
         }
-        if wait.first != NO_LINK {
+        if let Some(union) = &z.union {
+            union.children(wait.first, |local, port| {
+                sends.send(id, z.step(whole, id, port));
+                waiting.push(Wait {
+                    first: local,
+                    zone: zi,
+                });
+            });
+        } else if wait.first != NO_LINK {
             forest.children::<STEM_FIRST>(wait.first, |first, port| {
                 forest.prefetch(first);
                 sends.send(id, z.step(whole, id, port));
@@ -621,8 +635,8 @@ struct Waiting {
 }
 
 /// A node waiting to be listed: its first child ([`Forest::first_child`]; [`NO_LINK`]: none, as
-/// for the origin of a zone without a tree) and its zone's index — with [`ORIGIN`] for a zone
-/// origin. Its id is its send's receiver.
+/// for the origin of a zone without a tree) — in a zone whose tree is a [`Union`], its own local
+/// id — and its zone's index, with [`ORIGIN`] for a zone origin. Its id is its send's receiver.
 #[derive(Clone, Copy)]
 struct Wait {
     first: u32,
@@ -635,10 +649,14 @@ const ORIGIN: u32 = 1 << 31;
 impl Wait {
     /// Zone `zi`'s origin.
     fn origin(forest: &Forest, zones: &[PlanZone], zi: u32) -> Wait {
+        let z = &zones[zi as usize];
         Wait {
-            first: zones[zi as usize]
-                .root
-                .map_or(NO_LINK, |root| forest.first_child(root)),
+            // A union zone's origin: local id 0.
+            first: match (&z.union, z.root) {
+                (Some(_), _) => 0,
+                (None, Some(root)) => forest.first_child(root),
+                (None, None) => NO_LINK,
+            },
             zone: zi | ORIGIN,
         }
     }

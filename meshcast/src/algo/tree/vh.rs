@@ -4,10 +4,11 @@
 //! Paper: Harutyunyan & Liu (2003), as reviewed in seed 001 §3.2.1.1 (Figure 3.2.1.1) and
 //! seed 000 §2.2.1. Shortest paths by construction.
 //!
-//! Complexity: in 2-D, O(|T| + K + k₀) for a tree of |T| nodes in a zone k₀ nodes wide: the
-//! union is the origin's row out to the farthest destination column and each column up to its
-//! highest destination, written at once, breadth first (`LocalTree::route_union_2d`; the paper
-//! walks each route in full, O(KD)). In n-D, O(|T| + K · n + K log K): each route is
+//! Complexity: in 2-D, O(K + k₀) in a zone k₀ nodes wide, and the plan's listing O(|T|) for a
+//! tree of |T| nodes: the union is the origin's row out to the farthest destination column and
+//! each column up to its highest destination, kept as those two numbers per column, from which
+//! the listing reads every node's children (`LocalTree::route_union_2d`; the paper walks each
+//! route in full, O(KD)). In n-D, O(|T| + K · n + K log K): each route is
 //! `LocalTree::connect`'s from the origin, walked backwards from its destination only until it
 //! meets the tree, the destinations sorted so that these walks follow one another through the
 //! mesh.
@@ -38,13 +39,13 @@ pub struct Vh;
 impl ZoneAlgorithm for Vh {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
         // The tree is the union of the destinations' dimension-ordered routes from the origin,
-        // so the order they are added in changes no link. In 2-D that union is written at once
+        // so the order they are added in changes no link. In 2-D that union is made at once
         // (the same sends: `the_union_written_at_once_is_the_grown_one`). Otherwise `connect`
         // walks each route back only to the first tree node met; on a grid whose arrays
         // outgrow the caches the routes go line by line along the last dimension, where each
         // route ends, and up each line: a route's walk then ends where the one before it
         // began, and consecutive walks write neighbouring places of the forest's arrays
-        // (measured in 2-D, before the union was written at once: 8–10% less time than in the
+        // (measured in 2-D, before the union was made at once: 8–10% less time than in the
         // request's order at 1024², 40% at 8192²; at 256² the sort cost more than it saved).
         let grid = tree.grid();
         if grid.rank() == 2 {
@@ -90,7 +91,7 @@ mod tests {
         }
     }
 
-    /// Large zones, as the routes added one by one would give them: in 2-D, the union written
+    /// Large zones, as the routes added one by one would give them: in 2-D, the union made
     /// at once — one zone of a mesh with the source in its corner, four with the source near
     /// it, all four of a 1024² torus; elsewhere the line order from 2¹⁸ nodes on — a 3-D
     /// mesh's one zone, the largest of another's but not the others, a 1-D mesh's two.
@@ -115,7 +116,7 @@ mod tests {
     }
 
     proptest! {
-        /// In 2-D the union written at once (`LocalTree::route_union_2d`) is the one grown
+        /// In 2-D the union made at once (`LocalTree::route_union_2d`) is the one grown
         /// route by route, send for send: meshes and tori, every zone around any source, the
         /// origins of the other zones among the destinations or not.
         #[test]
