@@ -282,16 +282,12 @@ fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -
         }
     };
     let (forest, plan_zones, links) = grow_zones(algo, &zones, dests);
-    // The listing compiled once for each port order, so that the usual one tests no stem flag,
-    // and once for each way of writing the senders: with the receivers, or — on a forest large
-    // enough to be given back first — counted, and written once the forest is gone, so that
-    // the plan's 8 bytes per link and the forest's 8 are not all held at once.
+    // The listing compiled once for each way of writing the senders: with the receivers, or —
+    // on a forest large enough to be given back first — counted, and written once the forest
+    // is gone, so that the plan's 8 bytes per link and the forest's 8 are not all held at once
+    // (and for each way of reading the trees, `lister`).
     let (from, to) = if forest.is_large() {
-        let list = if algo.stem_first() {
-            list::<true, Counted>
-        } else {
-            list::<false, Counted>
-        };
+        let list = lister::<Counted>(algo.stem_first(), &plan_zones);
         let counted = list(
             &forest,
             &plan_zones,
@@ -302,15 +298,27 @@ fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -
         drop(forest);
         senders(source, counted)
     } else {
-        let list = if algo.stem_first() {
-            list::<true, Paired>
-        } else {
-            list::<false, Paired>
-        };
+        let list = lister::<Paired>(algo.stem_first(), &plan_zones);
         let sends = list(&forest, &plan_zones, &zones.whole, links, spent);
         (sends.from, sends.to)
     };
     Plan::tree(source, dests.to_vec(), from, to)
+}
+
+/// The listing of the trees of `zones`: compiled apart for each port order and for VH's
+/// unions, so that the usual one tests neither a stem flag nor a zone's kind per node. Only VH
+/// makes unions, and it serves no stem first.
+fn lister<S: Sends>(
+    stem_first: bool,
+    zones: &[PlanZone],
+) -> fn(&Forest, &[PlanZone], &Grid, usize, Memory) -> S {
+    let union = zones.iter().any(|z| z.union.is_some());
+    debug_assert!(!(stem_first && union));
+    match (stem_first, union) {
+        (true, _) => list::<true, false, S>,
+        (false, false) => list::<false, false, S>,
+        (false, true) => list::<false, true, S>,
+    }
 }
 
 /// Every zone the plan needs — those with destinations and those on the way to them — with the
@@ -435,7 +443,7 @@ struct Step {
 /// ([`Counted`]).
 // Not inlined: see `lift`.
 #[inline(never)]
-fn list<const STEM_FIRST: bool, S: Sends>(
+fn list<const STEM_FIRST: bool, const UNION: bool, S: Sends>(
     forest: &Forest,
     zones: &[PlanZone],
     whole: &Grid,
@@ -457,14 +465,16 @@ fn list<const STEM_FIRST: bool, S: Sends>(
                 waiting.push(Wait::origin(forest, zones, h));
             }
         }
-        if let Some(union) = &z.union {
-            union.children(wait.first, |local, port| {
-                sends.send(id, z.step(whole, id, port));
-                waiting.push(Wait {
-                    first: local,
-                    zone: zi,
+        if UNION {
+            if let Some(union) = &z.union {
+                union.children(wait.first, |local, port| {
+                    sends.send(id, z.step(whole, id, port));
+                    waiting.push(Wait {
+                        first: local,
+                        zone: zi,
+                    });
                 });
-            });
+            }
         } else if wait.first != NO_LINK {
             forest.children::<STEM_FIRST>(wait.first, |first, port| {
                 forest.prefetch(first);
@@ -738,41 +748,22 @@ mod tests {
             let zones = Zones::new(&shape, source);
             for algo in algos {
                 let (forest, plan_zones, links) = grow_zones(algo, &zones, &dests);
-                let (paired, counted) = if algo.stem_first() {
-                    (
-                        list::<true, Paired>(
-                            &forest,
-                            &plan_zones,
-                            &zones.whole,
-                            links,
-                            Default::default(),
-                        ),
-                        list::<true, Counted>(
-                            &forest,
-                            &plan_zones,
-                            &zones.whole,
-                            links,
-                            Default::default(),
-                        ),
-                    )
-                } else {
-                    (
-                        list::<false, Paired>(
-                            &forest,
-                            &plan_zones,
-                            &zones.whole,
-                            links,
-                            Default::default(),
-                        ),
-                        list::<false, Counted>(
-                            &forest,
-                            &plan_zones,
-                            &zones.whole,
-                            links,
-                            Default::default(),
-                        ),
-                    )
-                };
+                let (paired, counted) = (
+                    lister::<Paired>(algo.stem_first(), &plan_zones)(
+                        &forest,
+                        &plan_zones,
+                        &zones.whole,
+                        links,
+                        Default::default(),
+                    ),
+                    lister::<Counted>(algo.stem_first(), &plan_zones)(
+                        &forest,
+                        &plan_zones,
+                        &zones.whole,
+                        links,
+                        Default::default(),
+                    ),
+                );
                 assert_eq!(
                     senders(source, counted),
                     (paired.from, paired.to),
