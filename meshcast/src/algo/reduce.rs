@@ -439,8 +439,8 @@ struct Step {
 /// sender's id and the port's step give it, without coordinates — so the receivers are also
 /// the list of nodes waiting to be listed, in order; beside them wait only the nodes' first
 /// children and zones ([`Waiting`]). A node's children come from its forest record, or in a
-/// zone whose tree is VH's [`Union`], from its coordinates. `S` writes the senders ([`Paired`]) or counts them
-/// ([`Counted`]).
+/// zone whose tree is VH's [`Union`], from its coordinates. `S` writes the senders
+/// ([`Paired`]) or counts them ([`Counted`]).
 // Not inlined: see `lift`.
 #[inline(never)]
 fn list<const STEM_FIRST: bool, const UNION: bool, S: Sends>(
