@@ -475,8 +475,8 @@ pub struct LocalTree<'a> {
     /// [`LocalTree::connect`]'s legs: where each ends, the id change of a step and its port.
     legs: Vec<(u32, u32, usize)>,
     at: Vec<u32>,
-    /// The tree as VH's union ([`LocalTree::route_union_2d`]), which [`LocalTree::prune`]
-    /// leaves as it is.
+    /// The tree as a union of runs ([`LocalTree::route_union_2d`]), which
+    /// [`LocalTree::prune`] leaves as it is.
     union: Option<Union>,
 }
 
@@ -532,21 +532,34 @@ impl LocalTree<'_> {
         s
     }
 
-    /// The union of the dimension-ordered routes from the origin to every node of `dests` in a
-    /// 2-D grid — the tree [`LocalTree::connect`] grows route by route — kept as the two
-    /// numbers per column that make it ([`Union`]), from which the listing reads each node's
-    /// children: no node record, insertion number or membership bit is written, and the work
-    /// is O(K + width) before the listing. The tree is then as pruning leaves it
+    /// Make the tree the union of the dimension-ordered `routes` (from, to) in a 2-D grid, each
+    /// from a node to one with no smaller coordinate — the tree [`LocalTree::connect`] grows
+    /// from them one by one, provided that no route crosses the middle of another's run along
+    /// a row or a column and that a row's (a column's) links form one run, as they do for VH's
+    /// routes from the origin and PAIR's through its intermediate nodes. The runs are kept per
+    /// row and per column ([`Union`]), and the listing reads each node's children from them:
+    /// no node record, insertion number or membership bit is written, and the work is
+    /// O(routes + width + height) before the listing. The tree is then as pruning leaves it
     /// ([`LocalTree::take_union`]): no other method may be called on it.
-    pub(crate) fn route_union_2d(&mut self, dests: &[u32]) {
+    pub(crate) fn route_union_2d(&mut self, routes: impl IntoIterator<Item = (u32, u32)>) {
         debug_assert_eq!(self.grid.rank(), 2);
-        let width = self.grid.ext[0];
-        let mut top = vec![0; width as usize];
-        let mut far = 0;
-        for &u in dests {
-            let (x, y) = (self.grid.coord(u, 0), self.grid.coord(u, 1));
-            far = far.max(x);
-            top[x as usize] = top[x as usize].max(y);
+        let (width, height) = (self.grid.ext[0], self.grid.ext[1]);
+        let mut union = Union {
+            rows: vec![EMPTY_RUN; height as usize],
+            top_row: 0,
+            columns: vec![EMPTY_RUN; width as usize],
+            width: Divisor::new(width),
+        };
+        for (from, to) in routes {
+            let (x0, y0) = (self.grid.coord(from, 0), self.grid.coord(from, 1));
+            let (x1, y1) = (self.grid.coord(to, 0), self.grid.coord(to, 1));
+            debug_assert!(x0 <= x1 && y0 <= y1, "a route that goes back");
+            // Along the row of `from`, then up the column of `to`.
+            extend(&mut union.rows[y0 as usize], x0, x1);
+            if x0 < x1 {
+                union.top_row = union.top_row.max(y0);
+            }
+            extend(&mut union.columns[x1 as usize], y0, y1);
         }
         // The origin's record and membership bit, which `Forest::tree` made, are left as
         // pruning leaves them: no child, the bit clear.
@@ -554,11 +567,7 @@ impl LocalTree<'_> {
         self.nodes.0[root].1 = NO_LINK;
         clear_bit(self.member, self.offset);
         *self.cleared += 1;
-        self.union = Some(Union {
-            far,
-            top,
-            width: Divisor::new(width),
-        });
+        self.union = Some(union);
     }
 
     /// The union [`LocalTree::route_union_2d`] made the tree, if it did.
@@ -857,32 +866,55 @@ impl LocalTree<'_> {
     }
 }
 
-/// VH's tree in a 2-D zone ([`LocalTree::route_union_2d`]): the origin's row out to column
-/// `far`, and each column `x` up to row `top[x]` — every node's children follow from its
-/// coordinates, so the listing reads them from here instead of from node records.
+/// A tree made of runs of links along rows and columns ([`LocalTree::route_union_2d`]): per
+/// row `y`, the columns `lo..hi` whose link to the next column is in the tree, and per column
+/// the rows whose link up is. Every node's children follow from its coordinates, so the listing
+/// reads them from here instead of from node records.
 pub(crate) struct Union {
-    far: u32,
-    top: Vec<u32>,
+    rows: Vec<(u32, u32)>,
+    /// The highest row with a run.
+    top_row: u32,
+    columns: Vec<(u32, u32)>,
     width: Divisor,
 }
 
+/// A run without links.
+const EMPTY_RUN: (u32, u32) = (u32::MAX, 0);
+
+/// Widen `run` to hold the links `lo..hi` (none if `lo == hi`): the routes of a [`Union`]
+/// make one run per line.
+fn extend(run: &mut (u32, u32), lo: u32, hi: u32) {
+    if lo < hi {
+        *run = (run.0.min(lo), run.1.max(hi));
+    }
+}
+
 impl Union {
-    /// The number of links: the row's and the columns'.
+    /// The number of links.
     fn links(&self) -> usize {
-        self.far as usize + self.top.iter().map(|&t| t as usize).sum::<usize>()
+        self.rows
+            .iter()
+            .chain(&self.columns)
+            .map(|&(lo, hi)| hi.saturating_sub(lo) as usize)
+            .sum()
     }
 
     /// The children of the node of local id `i`, in port order, each as its local id and the
-    /// port of the step to it ([`port`]): along the row (port 0) from a row node short of
-    /// column `far`, and up its column (port 2) below the column's top.
+    /// port of the step to it ([`port`]): along its row (port 0), then up its column (port 2),
+    /// where the run of that line holds the link.
     #[inline(always)]
     pub(crate) fn children(&self, i: u32, mut child: impl FnMut(u32, usize)) {
         let y = self.width.div(i);
         let x = i - y * self.width.d;
-        if y == 0 && x < self.far {
-            child(i + 1, 0);
+        // Most nodes lie above every row with a run (all but the origin's in VH's tree).
+        if y <= self.top_row {
+            let (lo, hi) = self.rows[y as usize];
+            if lo <= x && x < hi {
+                child(i + 1, 0);
+            }
         }
-        if y < self.top[x as usize] {
+        let (lo, hi) = self.columns[x as usize];
+        if lo <= y && y < hi {
             child(i + self.width.d, 2);
         }
     }

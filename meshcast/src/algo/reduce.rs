@@ -305,9 +305,9 @@ fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -
     Plan::tree(source, dests.to_vec(), from, to)
 }
 
-/// The listing of the trees of `zones`: compiled apart for each port order and for VH's
-/// unions, so that the usual one tests neither a stem flag nor a zone's kind per node. Only VH
-/// makes unions, and it serves no stem first.
+/// The listing of the trees of `zones`: compiled apart for each port order and for unions of
+/// routes (VH's and PAIR's), so that the usual one tests neither a stem flag nor a zone's kind
+/// per node. The algorithms that make unions serve no stem first.
 fn lister<S: Sends>(
     stem_first: bool,
     zones: &[PlanZone],
@@ -389,8 +389,9 @@ fn grow_zones(
 struct PlanZone {
     grid: Grid,
     root: Option<u32>,
-    /// The zone's tree as VH's union, read instead of the forest's records; the waiting
-    /// nodes of such a zone carry their own local id, not their first child's record.
+    /// The zone's tree as a union of routes (VH's, PAIR's), read instead of the forest's
+    /// records; the waiting nodes of such a zone carry their own local id, not their first
+    /// child's record.
     union: Option<Union>,
     hops: Vec<u32>,
     origin: Node,
@@ -439,7 +440,7 @@ struct Step {
 /// sender's id and the port's step give it, without coordinates — so the receivers are also
 /// the list of nodes waiting to be listed, in order; beside them wait only the nodes' first
 /// children and zones ([`Waiting`]). A node's children come from its forest record, or in a
-/// zone whose tree is VH's [`Union`], from its coordinates. `S` writes the senders
+/// zone whose tree is a [`Union`] of routes, from its coordinates. `S` writes the senders
 /// ([`Paired`]) or counts them ([`Counted`]).
 // Not inlined: see `lift`.
 #[inline(never)]

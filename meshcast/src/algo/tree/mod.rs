@@ -58,3 +58,17 @@ fn sorted_by_coords(
         .map(|k| dests[k as usize])
         .collect()
 }
+
+/// A random request on a 2-D mesh or torus of `dims`, for the tests of the trees made as
+/// unions of routes: source and `k` destinations (at most all other nodes) drawn from `seed`.
+#[cfg(test)]
+fn random_2d_request(dims: (u32, u32), torus: bool, seed: u64, k: usize) -> Request {
+    use crate::topology::{Kind, Shape};
+    use crate::workload::{random_destinations, seeded};
+    let kind = if torus { Kind::Torus } else { Kind::Mesh };
+    let shape = Shape::new(kind, &[dims.0, dims.1]).unwrap();
+    let mut rng = seeded(seed);
+    let source = shape.node_at(seed as usize % shape.len()).unwrap();
+    let dests = random_destinations(&shape, source, k.min(shape.len() - 1), &mut rng).unwrap();
+    Request::new(shape, source, dests).unwrap()
+}

@@ -5,7 +5,9 @@
 //! sub-meshes). 2D only: the thesis defines the pairing for x and y alone. Shortest paths
 //! (Proposition 2).
 //!
-//! Complexity: O(K log K) to order the destinations by x and by y, then O(D) per pair.
+//! Complexity: O(K log K) to order the destinations by x and by y, then O(1) per pair: the
+//! routes' union is kept as one run of links per row and per column (O(width + height)), from
+//! which the plan's listing reads each node's children (`LocalTree::route_union_2d`).
 //!
 //! Choices, settled by the worked examples (docs/REPRODUCTION.md): each intermediate node is
 //! reached from the previous one ("with new source node located at last intermediate node",
@@ -31,15 +33,27 @@ pub struct Pair;
 
 impl ZoneAlgorithm for Pair {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
-        let mut picker = Picker::new(&tree.grid, dests);
-        let mut last = 0;
-        while let Some((a, b, meet)) = next_pair(tree, &mut picker) {
-            tree.connect(last, meet);
-            tree.connect(meet, a);
-            tree.connect(meet, b);
-            last = meet;
-        }
+        // The tree `connect` would grow from these routes one by one is their union: the
+        // intermediate nodes never go back in x or y (A's x and B's y are minima of what
+        // remains), so every run along a row starts at an intermediate node on that row and
+        // every run up a column at one on that column or where the route to it turns, and no
+        // route crosses the middle of another's run (`the_union_is_the_grown_tree`).
+        let routes = routes(tree, dests);
+        tree.route_union_2d(routes);
     }
+}
+
+/// The XY routes PAIR connects, in order (Algorithm 1): from the last intermediate node (the
+/// origin, first) to the next, and from it to A and to B.
+fn routes(tree: &LocalTree, dests: &[u32]) -> Vec<(u32, u32)> {
+    let mut picker = Picker::new(&tree.grid, dests);
+    let mut routes = Vec::with_capacity(dests.len() * 3 / 2 + 1);
+    let mut last = 0;
+    while let Some((a, b, meet)) = next_pair(tree, &mut picker) {
+        routes.extend([(last, meet), (meet, a), (meet, b)]);
+        last = meet;
+    }
+    routes
 }
 
 /// Step 1: A (least x), B (least y) and their intermediate node `(x_A, y_B)`, taking both.
@@ -55,4 +69,38 @@ pub(super) fn next_pair(tree: &LocalTree, picker: &mut Picker) -> Option<(u32, u
         .grid
         .index(&[tree.grid.coord(a, 0), tree.grid.coord(b, 1)]);
     Some((a, b, meet))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::random_2d_request;
+    use super::*;
+    use crate::algo::reduce::lift;
+    use proptest::prelude::*;
+
+    /// PAIR's routes connected one by one, as Algorithm 1 states it.
+    struct Grown;
+
+    impl ZoneAlgorithm for Grown {
+        fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
+            for (from, to) in routes(tree, dests) {
+                tree.connect(from, to);
+            }
+        }
+    }
+
+    proptest! {
+        /// The union of PAIR's routes is the tree they grow one by one, send for send: meshes
+        /// and tori, every zone around any source.
+        #[test]
+        fn the_union_is_the_grown_tree(
+            dims in (2u32..=17, 2u32..=17),
+            torus: bool,
+            seed: u64,
+            k in 1usize..60,
+        ) {
+            let req = random_2d_request(dims, torus, seed, k);
+            prop_assert_eq!(lift(&Pair, &req), lift(&Grown, &req), "{}", req.shape());
+        }
+    }
 }

@@ -49,7 +49,7 @@ impl ZoneAlgorithm for Vh {
         // request's order at 1024², 40% at 8192²; at 256² the sort cost more than it saved).
         let grid = tree.grid();
         if grid.rank() == 2 {
-            tree.route_union_2d(dests);
+            tree.route_union_2d(dests.iter().map(|&u| (0, u)));
             return;
         }
         if grid.len() < LINE_ORDER_FROM {
@@ -73,10 +73,11 @@ impl ZoneAlgorithm for Vh {
 
 #[cfg(test)]
 mod tests {
+    use super::super::random_2d_request;
     use super::*;
     use crate::algo::reduce::lift;
     use crate::algo::Request;
-    use crate::topology::{Kind, Shape};
+    use crate::topology::Shape;
     use crate::workload::{random_destinations, seeded};
     use proptest::prelude::*;
 
@@ -126,14 +127,8 @@ mod tests {
             seed: u64,
             k in 1usize..60,
         ) {
-            let kind = if torus { Kind::Torus } else { Kind::Mesh };
-            let shape = Shape::new(kind, &[dims.0, dims.1]).unwrap();
-            let mut rng = seeded(seed);
-            let source = shape.node_at(seed as usize % shape.len()).unwrap();
-            let k = k.min(shape.len() - 1);
-            let dests = random_destinations(&shape, source, k, &mut rng).unwrap();
-            let req = Request::new(shape.clone(), source, dests).unwrap();
-            prop_assert_eq!(lift(&Vh, &req), lift(&InRequestOrder, &req), "{}", shape);
+            let req = random_2d_request(dims, torus, seed, k);
+            prop_assert_eq!(lift(&Vh, &req), lift(&InRequestOrder, &req), "{}", req.shape());
         }
     }
 }
