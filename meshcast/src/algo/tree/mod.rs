@@ -59,16 +59,37 @@ fn sorted_by_coords(
         .collect()
 }
 
-/// A random request on a 2-D mesh or torus of `dims`, for the tests of the trees made as
-/// unions of routes: source and `k` destinations (at most all other nodes) drawn from `seed`.
 #[cfg(test)]
-fn random_2d_request(dims: (u32, u32), torus: bool, seed: u64, k: usize) -> Request {
+mod tests {
+    use super::*;
+    use crate::algo::reduce::lift;
     use crate::topology::{Kind, Shape};
     use crate::workload::{random_destinations, seeded};
-    let kind = if torus { Kind::Torus } else { Kind::Mesh };
-    let shape = Shape::new(kind, &[dims.0, dims.1]).unwrap();
-    let mut rng = seeded(seed);
-    let source = shape.node_at(seed as usize % shape.len()).unwrap();
-    let dests = random_destinations(&shape, source, k.min(shape.len() - 1), &mut rng).unwrap();
-    Request::new(shape, source, dests).unwrap()
+    use proptest::prelude::*;
+
+    proptest! {
+        /// VH's and PAIR's trees, kept as runs of links per row and column
+        /// (`LocalTree::route_union_2d`), are those their routes grow connected one by one,
+        /// send for send: meshes and tori, every zone around any source. Changing one condition
+        /// of the runs or of the listing's reading of them fails it.
+        #[test]
+        fn unions_are_the_grown_trees(
+            dims in (2u32..=17, 2u32..=17),
+            torus: bool,
+            seed: u64,
+            k in 1usize..60,
+        ) {
+            let kind = if torus { Kind::Torus } else { Kind::Mesh };
+            let shape = Shape::new(kind, &[dims.0, dims.1]).unwrap();
+            let mut rng = seeded(seed);
+            let source = shape.node_at(seed as usize % shape.len()).unwrap();
+            let k = k.min(shape.len() - 1);
+            let dests = random_destinations(&shape, source, k, &mut rng).unwrap();
+            let req = Request::new(shape, source, dests).unwrap();
+            let (vh, grown) = (lift(&vh::Vh, &req), lift(&vh::tests::InRequestOrder, &req));
+            prop_assert_eq!(vh, grown, "vh on {}", req.shape());
+            let (pair, grown) = (lift(&pair::Pair, &req), lift(&pair::tests::Grown, &req));
+            prop_assert_eq!(pair, grown, "pair on {}", req.shape());
+        }
+    }
 }

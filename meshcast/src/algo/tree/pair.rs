@@ -37,7 +37,7 @@ impl ZoneAlgorithm for Pair {
         // intermediate nodes never go back in x or y (A's x and B's y are minima of what
         // remains), so every run along a row starts at an intermediate node on that row and
         // every run up a column at one on that column or where the route to it turns, and no
-        // route crosses the middle of another's run (`the_union_is_the_grown_tree`).
+        // route crosses the middle of another's run (`unions_are_the_grown_trees`).
         let routes = routes(tree, dests);
         tree.route_union_2d(routes);
     }
@@ -72,35 +72,18 @@ pub(super) fn next_pair(tree: &LocalTree, picker: &mut Picker) -> Option<(u32, u
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::random_2d_request;
+pub(super) mod tests {
     use super::*;
-    use crate::algo::reduce::lift;
-    use proptest::prelude::*;
 
-    /// PAIR's routes connected one by one, as Algorithm 1 states it.
-    struct Grown;
+    /// PAIR's routes connected one by one, as Algorithm 1 states it (the reference of
+    /// `unions_are_the_grown_trees`).
+    pub(in crate::algo::tree) struct Grown;
 
     impl ZoneAlgorithm for Grown {
         fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
             for (from, to) in routes(tree, dests) {
                 tree.connect(from, to);
             }
-        }
-    }
-
-    proptest! {
-        /// The union of PAIR's routes is the tree they grow one by one, send for send: meshes
-        /// and tori, every zone around any source.
-        #[test]
-        fn the_union_is_the_grown_tree(
-            dims in (2u32..=17, 2u32..=17),
-            torus: bool,
-            seed: u64,
-            k in 1usize..60,
-        ) {
-            let req = random_2d_request(dims, torus, seed, k);
-            prop_assert_eq!(lift(&Pair, &req), lift(&Grown, &req), "{}", req.shape());
         }
     }
 }

@@ -40,7 +40,7 @@ impl ZoneAlgorithm for Vh {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
         // The tree is the union of the destinations' dimension-ordered routes from the origin,
         // so the order they are added in changes no link. In 2-D that union is made at once
-        // (the same sends: `the_union_written_at_once_is_the_grown_one`). Otherwise `connect`
+        // (the same sends: `unions_are_the_grown_trees`). Otherwise `connect`
         // walks each route back only to the first tree node met; on a grid whose arrays
         // outgrow the caches the routes go line by line along the last dimension, where each
         // route ends, and up each line: a route's walk then ends where the one before it
@@ -72,17 +72,16 @@ impl ZoneAlgorithm for Vh {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::random_2d_request;
+pub(super) mod tests {
     use super::*;
     use crate::algo::reduce::lift;
     use crate::algo::Request;
     use crate::topology::Shape;
     use crate::workload::{random_destinations, seeded};
-    use proptest::prelude::*;
 
-    /// The routes added in the request's order, as the papers add them.
-    struct InRequestOrder;
+    /// The routes added in the request's order, as the papers add them (the reference of
+    /// `unions_are_the_grown_trees`).
+    pub(in crate::algo::tree) struct InRequestOrder;
 
     impl ZoneAlgorithm for InRequestOrder {
         fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
@@ -113,22 +112,6 @@ mod tests {
             let req = Request::new(shape.clone(), source, dests).unwrap();
             let (vh, plain) = (lift(&Vh, &req), lift(&InRequestOrder, &req));
             assert_eq!(vh, plain, "{shape} from {source:?}");
-        }
-    }
-
-    proptest! {
-        /// In 2-D the union made at once (`LocalTree::route_union_2d`) is the one grown
-        /// route by route, send for send: meshes and tori, every zone around any source, the
-        /// origins of the other zones among the destinations or not.
-        #[test]
-        fn the_union_written_at_once_is_the_grown_one(
-            dims in (2u32..=17, 2u32..=17),
-            torus: bool,
-            seed: u64,
-            k in 1usize..60,
-        ) {
-            let req = random_2d_request(dims, torus, seed, k);
-            prop_assert_eq!(lift(&Vh, &req), lift(&InRequestOrder, &req), "{}", req.shape());
         }
     }
 }
