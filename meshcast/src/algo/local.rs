@@ -532,25 +532,39 @@ impl LocalTree<'_> {
         s
     }
 
-    /// Make the tree the union of the dimension-ordered `routes` (from, to) in a 2-D grid, each
-    /// from a node to one with no smaller coordinate — the tree [`LocalTree::connect`] grows
-    /// from them one by one, provided that no route crosses the middle of another's run along
-    /// a row or a column and that a row's (a column's) links form one run, as they do for VH's
-    /// routes from the origin and PAIR's through its intermediate nodes. The runs are kept per
-    /// row and per column ([`Union`]), and the listing reads each node's children from them:
-    /// no node record, insertion number or membership bit is written, and the work is
-    /// O(routes + width + height) before the listing. The tree is then as pruning leaves it
-    /// ([`LocalTree::take_union`]): no other method may be called on it.
+    /// Make the tree the union of the dimension-ordered `routes` (from, to) in a 2-D grid,
+    /// each from a node to one with no smaller coordinate — the tree [`LocalTree::connect`]
+    /// grows from them one by one, provided that no route crosses the middle of another's
+    /// run along a row or a column and that a row's (a column's) links form one run, as
+    /// they do for VH's routes from the origin, PAIR's through its intermediate nodes and
+    /// DIAG-stem's from its stem. The runs are kept per row and per column ([`Union`]), and
+    /// the listing reads each node's children from them: no node record, insertion number
+    /// or membership bit is written, and the work is O(routes + width + height) before the
+    /// listing. The tree is then as pruning leaves it ([`LocalTree::take_union`]): no other
+    /// method may be called on it.
     pub(crate) fn route_union_2d(&mut self, routes: impl IntoIterator<Item = (u32, u32)>) {
+        self.route_union_2d_with_stem(routes, &[]);
+    }
+
+    /// [`LocalTree::route_union_2d`] with DIAG's `stem` among the routes (its nodes from the
+    /// origin on, each one link up from the one before): a stem node serves its stem child
+    /// first ([`crate::algo::reduce::ZoneAlgorithm::stem_first`]).
+    pub(crate) fn route_union_2d_with_stem(
+        &mut self,
+        routes: impl IntoIterator<Item = (u32, u32)>,
+        stem: &[u32],
+    ) {
         debug_assert_eq!(self.grid.rank(), 2);
         let (width, height) = (self.grid.ext[0], self.grid.ext[1]);
         let mut union = Union {
             rows: vec![EMPTY_RUN; height as usize],
             top_row: 0,
             columns: vec![EMPTY_RUN; width as usize],
+            stem_up: vec![EMPTY_RUN; if stem.is_empty() { 0 } else { width as usize }],
             width: Divisor::new(width),
         };
-        for (from, to) in routes {
+        let steps = stem.windows(2).map(|step| (step[0], step[1]));
+        for (from, to) in steps.clone().chain(routes) {
             let (x0, y0) = (self.grid.coord(from, 0), self.grid.coord(from, 1));
             let (x1, y1) = (self.grid.coord(to, 0), self.grid.coord(to, 1));
             debug_assert!(x0 <= x1 && y0 <= y1, "a route that goes back");
@@ -560,6 +574,12 @@ impl LocalTree<'_> {
                 union.top_row = union.top_row.max(y0);
             }
             extend(&mut union.columns[x1 as usize], y0, y1);
+        }
+        for (from, to) in steps {
+            let (x, y) = (self.grid.coord(from, 0), self.grid.coord(from, 1));
+            if self.grid.coord(to, 1) > y {
+                extend(&mut union.stem_up[x as usize], y, y + 1);
+            }
         }
         // The origin's record and membership bit, which `Forest::tree` made, are left as
         // pruning leaves them: no child, the bit clear.
@@ -875,6 +895,9 @@ pub(crate) struct Union {
     /// The highest row with a run.
     top_row: u32,
     columns: Vec<(u32, u32)>,
+    /// Per column, the rows whose stem node's stem child is the one above (DIAG's stem; empty
+    /// without one).
+    stem_up: Vec<(u32, u32)>,
     width: Divisor,
 }
 
@@ -901,23 +924,37 @@ impl Union {
 
     /// The children of the node of local id `i`, in port order, each as its local id and the
     /// port of the step to it ([`port`]): along its row (port 0), then up its column (port 2),
-    /// where the run of that line holds the link.
+    /// where the run of that line holds the link — up first if `STEM_FIRST` and the child up
+    /// is the node's stem child.
     #[inline(always)]
-    pub(crate) fn children(&self, i: u32, mut child: impl FnMut(u32, usize)) {
+    pub(crate) fn children<const STEM_FIRST: bool>(
+        &self,
+        i: u32,
+        mut child: impl FnMut(u32, usize),
+    ) {
         let y = self.width.div(i);
         let x = i - y * self.width.d;
         // Most nodes lie above every row with a run (all but the origin's in VH's tree).
-        if y <= self.top_row {
-            let (lo, hi) = self.rows[y as usize];
-            if lo <= x && x < hi {
-                child(i + 1, 0);
-            }
+        let right = || y <= self.top_row && within(self.rows[y as usize], x);
+        if STEM_FIRST && within(self.stem_up[x as usize], y) && right() {
+            // A stem node whose stem child is up has that child: the stem is a route.
+            child(i + self.width.d, 2);
+            child(i + 1, 0);
+            return;
         }
-        let (lo, hi) = self.columns[x as usize];
-        if lo <= y && y < hi {
+        if right() {
+            child(i + 1, 0);
+        }
+        if within(self.columns[x as usize], y) {
             child(i + self.width.d, 2);
         }
     }
+}
+
+/// Whether `run` holds the link from `at`.
+#[inline(always)]
+fn within((lo, hi): (u32, u32), at: u32) -> bool {
+    lo <= at && at < hi
 }
 
 /// What [`LocalTree::closest`] found for a node `u`.

@@ -306,17 +306,16 @@ fn lift_into(algo: &dyn ZoneAlgorithm, request: &Request, spent: Option<Plan>) -
 }
 
 /// The listing of the trees of `zones`: compiled apart for each port order and for unions of
-/// routes (VH's and PAIR's), so that the usual one tests neither a stem flag nor a zone's kind
-/// per node. The algorithms that make unions serve no stem first.
+/// routes (VH's, PAIR's and DIAG-stem's), so that the usual one tests neither a stem flag nor
+/// a zone's kind per node.
 fn lister<S: Sends>(
     stem_first: bool,
     zones: &[PlanZone],
 ) -> fn(&Forest, &[PlanZone], &Grid, usize, Memory) -> S {
-    let union = zones.iter().any(|z| z.union.is_some());
-    debug_assert!(!(stem_first && union));
-    match (stem_first, union) {
-        (true, _) => list::<true, false, S>,
+    match (stem_first, zones.iter().any(|z| z.union.is_some())) {
+        (true, false) => list::<true, false, S>,
         (false, false) => list::<false, false, S>,
+        (true, true) => list::<true, true, S>,
         (false, true) => list::<false, true, S>,
     }
 }
@@ -389,7 +388,7 @@ fn grow_zones(
 struct PlanZone {
     grid: Grid,
     root: Option<u32>,
-    /// The zone's tree as a union of routes (VH's, PAIR's), read instead of the forest's
+    /// The zone's tree as a union of routes (VH's, PAIR's, DIAG-stem's), read instead of the forest's
     /// records; the waiting nodes of such a zone carry their own local id, not their first
     /// child's record.
     union: Option<Union>,
@@ -468,7 +467,7 @@ fn list<const STEM_FIRST: bool, const UNION: bool, S: Sends>(
         }
         if UNION {
             if let Some(union) = &z.union {
-                union.children(wait.first, |local, port| {
+                union.children::<STEM_FIRST>(wait.first, |local, port| {
                     sends.send(id, z.step(whole, id, port));
                     waiting.push(Wait {
                         first: local,

@@ -24,7 +24,7 @@
 //! ```
 
 use super::by_distance;
-use crate::algo::local::{LocalTree, Reach};
+use crate::algo::local::{Grid, LocalTree, Reach};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// The DIAG algorithm.
@@ -45,17 +45,26 @@ impl ZoneAlgorithm for Diag {
 }
 
 /// Preparation algorithm: the diagonal path from the origin to the diagonal node (also the
-/// stem of [`super::diag_stem`]). Returns the stem's nodes from the origin on.
+/// stem of [`super::diag_stem`]), grown into `tree`. Returns the stem's nodes from the origin on.
 pub(super) fn grow_stem(tree: &mut LocalTree, dests: &[u32]) -> Vec<u32> {
-    let n = tree.grid.rank();
+    let stem = stem(tree.grid(), dests);
+    for step in stem.windows(2) {
+        let dim = (0..tree.grid.rank())
+            .rfind(|&d| step[1] - step[0] == tree.grid.stride(d))
+            .expect("a stem step is one link up a dimension");
+        tree.attach_up(step[1], step[0], dim);
+        tree.mark_stem(step[1]);
+    }
+    stem
+}
+
+/// The diagonal path from the origin to the diagonal node (the componentwise maximum of
+/// `dests`): from the origin on, each step to the neighbour closest to the line between them,
+/// ties to the lower dimension.
+pub(super) fn stem(grid: &Grid, dests: &[u32]) -> Vec<u32> {
+    let n = grid.rank();
     let diagonal: Vec<u32> = (0..n)
-        .map(|d| {
-            dests
-                .iter()
-                .map(|&u| tree.grid.coord(u, d))
-                .max()
-                .unwrap_or(0)
-        })
+        .map(|d| dests.iter().map(|&u| grid.coord(u, d)).max().unwrap_or(0))
         .collect();
     let mut at = vec![0u32; n];
     let mut step = vec![0u32; n];
@@ -71,11 +80,8 @@ pub(super) fn grow_stem(tree: &mut LocalTree, dests: &[u32]) -> Vec<u32> {
             })
             .expect("not at the diagonal node yet");
         at[dim] += 1;
-        let next = node + tree.grid.stride(dim);
-        tree.attach_up(next, node, dim);
-        tree.mark_stem(next);
-        stem.push(next);
-        node = next;
+        node += grid.stride(dim);
+        stem.push(node);
     }
     stem
 }

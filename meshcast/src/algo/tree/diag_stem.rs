@@ -23,8 +23,8 @@
 //! ```
 
 use super::by_distance;
-use super::diag::grow_stem;
-use crate::algo::local::LocalTree;
+use super::diag::{grow_stem, stem};
+use crate::algo::local::{Grid, LocalTree};
 use crate::algo::reduce::ZoneAlgorithm;
 
 /// DIAG with every destination joined to the stem.
@@ -33,22 +33,57 @@ pub struct DiagStem;
 
 impl ZoneAlgorithm for DiagStem {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
-        let stem = grow_stem(tree, dests);
-        let n = tree.grid.rank();
-        let mut coords = vec![0; stem.len() * n];
-        for (c, &v) in coords.chunks_exact_mut(n).zip(&stem) {
-            tree.grid.coords_into(v, c);
-        }
-        let mut at = vec![0; n];
-        for u in by_distance(&tree.grid, dests) {
-            tree.grid.coords_into(u, &mut at);
-            tree.connect(stem[last_in_zone(&coords, &at)], u);
+        // In 2-D the tree `connect` grows from the stem and these routes is their union, one
+        // run of links per row and per column, so it is kept as those runs. Unlike VH's and
+        // PAIR's, this is checked rather than shown: a route starts at the last stem node in
+        // its destination's zone, so its run along a row starts on the stem and no later
+        // route's run up a column can start below it while passing it; the proptest
+        // `unions_are_the_grown_trees` and the bench digests compare the two on every shape.
+        if tree.grid.rank() == 2 {
+            let stem = stem(&tree.grid, dests);
+            let (routes, used) = routes(&tree.grid, &stem, dests);
+            // The stem past the last node a route starts at serves no destination: pruning
+            // would cut it ("cut the tail part of DP").
+            tree.route_union_2d_with_stem(routes, &stem[..=used]);
+        } else {
+            grow(tree, dests);
         }
     }
 
     fn stem_first(&self) -> bool {
         true
     }
+}
+
+/// DIAG-stem as its description reads: the stem grown, then every route connected in turn.
+fn grow(tree: &mut LocalTree, dests: &[u32]) {
+    let stem = grow_stem(tree, dests);
+    for (from, to) in routes(&tree.grid, &stem, dests).0 {
+        tree.connect(from, to);
+    }
+}
+
+/// The routes DIAG-stem connects after its `stem`, in order: to every destination, nearest
+/// first, from the last stem node in its zone; and the index on the stem of the last node a
+/// route starts at.
+fn routes(grid: &Grid, stem: &[u32], dests: &[u32]) -> (Vec<(u32, u32)>, usize) {
+    let n = grid.rank();
+    let mut coords = vec![0; stem.len() * n];
+    for (c, &v) in coords.chunks_exact_mut(n).zip(stem) {
+        grid.coords_into(v, c);
+    }
+    let mut at = vec![0; n];
+    let mut used = 0;
+    let routes = by_distance(grid, dests)
+        .into_iter()
+        .map(|u| {
+            grid.coords_into(u, &mut at);
+            let from = last_in_zone(&coords, &at);
+            used = used.max(from);
+            (stem[from], u)
+        })
+        .collect();
+    (routes, used)
 }
 
 /// The index of the last stem node in the zone of the node at `at` (every coordinate at most
@@ -72,4 +107,23 @@ fn last_in_zone(coords: &[u32], at: &[u32]) -> usize {
         }
     }
     lo - 1
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// DIAG-stem grown route by route in every rank (the reference of
+    /// `unions_are_the_grown_trees`).
+    pub(in crate::algo::tree) struct Grown;
+
+    impl ZoneAlgorithm for Grown {
+        fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
+            grow(tree, dests);
+        }
+
+        fn stem_first(&self) -> bool {
+            true
+        }
+    }
 }

@@ -68,7 +68,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// VH's and PAIR's trees, kept as runs of links per row and column
+        /// VH's, PAIR's and DIAG-stem's trees, kept as runs of links per row and column
         /// (`LocalTree::route_union_2d`), are those their routes grow connected one by one,
         /// send for send: meshes and tori, every zone around any source. Changing one condition
         /// of the runs or of the listing's reading of them fails it.
@@ -90,6 +90,9 @@ mod tests {
             prop_assert_eq!(vh, grown, "vh on {}", req.shape());
             let (pair, grown) = (lift(&pair::Pair, &req), lift(&pair::tests::Grown, &req));
             prop_assert_eq!(pair, grown, "pair on {}", req.shape());
+            let stem = lift(&diag_stem::DiagStem, &req);
+            let grown = lift(&diag_stem::tests::Grown, &req);
+            prop_assert_eq!(stem, grown, "diag-stem on {}", req.shape());
         }
     }
 }
