@@ -406,6 +406,8 @@ impl Forest {
     /// the child lists pruning left: no grid neighbour and no coordinate is looked at, and the
     /// listing, which keeps each child's first child until it reaches it, reads every node's
     /// record once.
+    // Inlined into the listing: on its own it costs DIST 12% more instructions.
+    #[inline(always)]
     pub(crate) fn children<const STEM_FIRST: bool>(
         &self,
         first: u32,
