@@ -938,7 +938,12 @@ impl Union {
         let x = i - y * self.width.d;
         // Most nodes lie above every row with a run (all but the origin's in VH's tree).
         let right = || y <= self.top_row && within(self.rows[y as usize], x);
-        if STEM_FIRST && within(self.stem_up[x as usize], y) && right() {
+        let stem_up = || {
+            self.stem_up
+                .get(x as usize)
+                .is_some_and(|&run| within(run, y))
+        };
+        if STEM_FIRST && stem_up() && right() {
             // A stem node whose stem child is up has that child: the stem is a route.
             child(i + self.width.d, 2);
             child(i + 1, 0);
