@@ -503,13 +503,6 @@ impl LocalTree<'_> {
         self.add(child, parent, port);
     }
 
-    /// [`LocalTree::attach`] `child` one step up dimension `d` from `parent`, whose port is
-    /// known: `2d` (see [`port`]).
-    pub(crate) fn attach_up(&mut self, child: u32, parent: u32, d: usize) {
-        debug_assert!(self.grid.steps_inside(parent, 2 * d));
-        self.add(child, parent, Some(2 * d));
-    }
-
     /// The insertion number of the tree's origin, where [`Forest::children`] starts.
     pub(crate) fn root(&self) -> u32 {
         self.first - 1

@@ -45,14 +45,12 @@ impl ZoneAlgorithm for Diag {
 }
 
 /// Preparation algorithm: the diagonal path from the origin to the diagonal node (also the
-/// stem of [`super::diag_stem`]), grown into `tree`. Returns the stem's nodes from the origin on.
+/// stem of [`super::diag_stem`]), grown into `tree`. Returns the stem's nodes from the origin
+/// on.
 pub(super) fn grow_stem(tree: &mut LocalTree, dests: &[u32]) -> Vec<u32> {
     let stem = stem(tree.grid(), dests);
     for step in stem.windows(2) {
-        let dim = (0..tree.grid.rank())
-            .rfind(|&d| step[1] - step[0] == tree.grid.stride(d))
-            .expect("a stem step is one link up a dimension");
-        tree.attach_up(step[1], step[0], dim);
+        tree.attach(step[1], step[0]);
         tree.mark_stem(step[1]);
     }
     stem
