@@ -388,9 +388,9 @@ fn grow_zones(
 struct PlanZone {
     grid: Grid,
     root: Option<u32>,
-    /// The zone's tree as a union of routes (VH's, PAIR's, DIAG-stem's), read instead of the forest's
-    /// records; the waiting nodes of such a zone carry their own local id, not their first
-    /// child's record.
+    /// The zone's tree as a union of routes (VH's, PAIR's, DIAG-stem's), read instead of the
+    /// forest's records; the waiting nodes of such a zone carry their own local id, not their
+    /// first child's record.
     union: Option<Union>,
     hops: Vec<u32>,
     origin: Node,
@@ -733,20 +733,23 @@ mod tests {
         }
     }
 
-    /// Both ways of writing the senders give the same sends, for either port order, on meshes
-    /// and tori with the source inside (several zones).
+    /// Both ways of writing the senders give the same sends, for either port order and either
+    /// way of reading the trees (forest records, unions of routes), on meshes and tori with the
+    /// source inside (several zones).
     #[test]
     fn counted_senders_are_the_paired_ones() {
-        use crate::algo::tree::{diag::Diag, dist::Dist, vh::Vh};
+        use crate::algo::tree::{diag::Diag, diag_stem::DiagStem, dist::Dist, pair::Pair, vh::Vh};
         use crate::workload::{random_destinations, seeded};
         let mut rng = seeded(3);
-        let algos: [&dyn ZoneAlgorithm; 3] = [&Vh, &Dist, &Diag];
+        let algos: [&dyn ZoneAlgorithm; 4] = [&Vh, &DiagStem, &Dist, &Diag];
         for (shape, k) in [("mesh:40x30", 60), ("torus:17x12", 40), ("torus:6x5x7", 30)] {
             let shape: Shape = shape.parse().unwrap();
             let source = Node(shape.len() as u32 / 3);
             let dests = random_destinations(&shape, source, k, &mut rng).unwrap();
             let zones = Zones::new(&shape, source);
-            for algo in algos {
+            // PAIR is 2-D only.
+            let pair = (shape.rank() == 2).then_some(&Pair as &dyn ZoneAlgorithm);
+            for algo in algos.into_iter().chain(pair) {
                 let (forest, plan_zones, links) = grow_zones(algo, &zones, &dests);
                 let (paired, counted) = (
                     lister::<Paired>(algo.stem_first(), &plan_zones)(

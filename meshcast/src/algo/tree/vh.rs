@@ -38,15 +38,16 @@ pub struct Vh;
 
 impl ZoneAlgorithm for Vh {
     fn grow(&self, tree: &mut LocalTree, dests: &[u32]) {
-        // The tree is the union of the destinations' dimension-ordered routes from the origin,
-        // so the order they are added in changes no link. In 2-D that union is made at once
-        // (the same sends: `unions_are_the_grown_trees`). Otherwise `connect`
-        // walks each route back only to the first tree node met; on a grid whose arrays
-        // outgrow the caches the routes go line by line along the last dimension, where each
-        // route ends, and up each line: a route's walk then ends where the one before it
-        // began, and consecutive walks write neighbouring places of the forest's arrays
-        // (measured in 2-D, before the union was made at once: 8–10% less time than in the
-        // request's order at 1024², 40% at 8192²; at 256² the sort cost more than it saved).
+        // The tree is the union of the destinations' dimension-ordered routes from the
+        // origin, so the order they are added in changes no link. In 2-D that union is
+        // made at once (the same sends: `unions_are_the_grown_trees`). Otherwise
+        // `connect` walks each route back only to the first tree node met; on a grid
+        // whose arrays outgrow the caches the routes go line by line along the last
+        // dimension, where each route ends, and up each line: a route's walk then ends
+        // where the one before it began, and consecutive walks write neighbouring
+        // places of the forest's arrays (measured in 2-D, before the union was made at
+        // once: 8–10% less time than in the request's order at 1024², 40% at 8192²; at
+        // 256² the sort cost more than it saved).
         let grid = tree.grid();
         if grid.rank() == 2 {
             tree.route_union_2d(dests.iter().map(|&u| (0, u)));
