@@ -24,6 +24,7 @@ use std::ops::Range;
 
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
+use rayon::prelude::*;
 
 use crate::error::InputError;
 use crate::topology::Shape;
@@ -54,7 +55,6 @@ impl MessageSet {
         let mut seen = vec![u32::MAX; n];
         offsets.push(0);
         for (i, list) in lists.iter().enumerate() {
-            let start = dests.len();
             for &t in list {
                 if t as usize >= n {
                     return Err(InputError::NodeIndex {
@@ -69,11 +69,11 @@ impl MessageSet {
                     return Err(InputError::DuplicateNode(t.to_string()));
                 }
                 seen[t as usize] = i as u32;
-                dests.push(t);
             }
-            dests[start..].sort_by_key(|&t| quad_key(side, t));
+            dests.extend_from_slice(list);
             offsets.push(dests.len() as u32);
         }
+        sort_in_quadtree_order(side, &mut dests, &offsets);
         Ok(MessageSet {
             side,
             offsets,
@@ -175,6 +175,29 @@ pub fn quad_key(side: u32, t: u32) -> u64 {
     }
     let m = side >> levels;
     key * u64::from(m) * u64::from(m) + u64::from((y % m) * m + x % m)
+}
+
+/// Sorts each message's slots (`offsets` bound them) by [`quad_key`], the messages in parallel:
+/// a message's keys are distinct, so an unstable sort of key and node together gives the one
+/// order.
+fn sort_in_quadtree_order(side: u32, dests: &mut [u32], offsets: &[u32]) {
+    let mut messages = Vec::with_capacity(offsets.len());
+    let mut rest = dests;
+    for w in offsets.windows(2) {
+        let (message, tail) = std::mem::take(&mut rest).split_at_mut((w[1] - w[0]) as usize);
+        messages.push(message);
+        rest = tail;
+    }
+    messages
+        .par_iter_mut()
+        .for_each_init(Vec::new, |keyed, message| {
+            keyed.clear();
+            keyed.extend(message.iter().map(|&t| (quad_key(side, t), t)));
+            keyed.sort_unstable();
+            for (slot, &(_, t)) in message.iter_mut().zip(keyed.iter()) {
+                *slot = t;
+            }
+        });
 }
 
 /// The bits of `v` at the even positions of a 64-bit word (bit k at bit 2k).
@@ -442,6 +465,27 @@ mod tests {
         let first4: Vec<u32> = nodes[..4].to_vec();
         assert_eq!(first4, [0, 1, 8, 9]);
         assert!(nodes[..16].iter().all(|&t| t % 8 < 4 && t / 8 < 4));
+    }
+
+    #[test]
+    fn each_message_keeps_its_destinations_in_quadtree_order() {
+        // A side that is not a power of two takes quad_key's general branch.
+        for side in [8, 12] {
+            let set = random(side, 9, 9, 3).unwrap();
+            for m in 0..set.len() as u32 {
+                let keys: Vec<u64> = set.dests(m).iter().map(|&t| quad_key(side, t)).collect();
+                assert!(
+                    keys.windows(2).all(|k| k[0] < k[1]),
+                    "side {side}, message {m}"
+                );
+            }
+        }
+        let lists = vec![vec![], vec![15, 2, 3, 0], vec![], vec![]]
+            .into_iter()
+            .chain(std::iter::repeat_n(vec![], 12))
+            .collect::<Vec<_>>();
+        let set = MessageSet::new(4, &lists).unwrap();
+        assert_eq!(set.dests(1), [0, 2, 3, 15]);
     }
 
     #[test]
