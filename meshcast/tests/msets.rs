@@ -85,6 +85,25 @@ fn a_copy_into_a_full_buffer_is_refused() {
 }
 
 #[test]
+fn copies_are_made_one_per_packet_per_step_and_returned_job_after_job() {
+    let set = MessageSet::new(2, &[vec![1, 2, 3], vec![0], vec![0, 1], vec![]]).unwrap();
+    let mut sim = Sim::new(&set, Capacity::Unbounded);
+    let p = sim.inject_all().unwrap();
+    let copies = sim.replicate(&[(p[0], 2), (p[1], 0), (p[2], 3)]).unwrap();
+    // Three steps; in each, the jobs still copying make one copy each, in job order, so the
+    // fresh ids go 3 (p0), 4 (p2); 5 (p0), 6 (p2); 7 (p2).
+    let ids: Vec<usize> = copies.iter().map(|c| c.index()).collect();
+    assert_eq!(ids, [3, 5, 4, 6, 7]);
+    assert_eq!((sim.totals().steps, sim.totals().copies), (3, 5));
+    assert!(copies[..2]
+        .iter()
+        .all(|&c| sim.at(c) == 0 && sim.msg(c) == 0));
+    assert!(copies[2..]
+        .iter()
+        .all(|&c| sim.at(c) == 2 && sim.msg(c) == 2));
+}
+
+#[test]
 fn naive_counts_steps_hops_and_copies() {
     let set = MessageSet::new(2, &[vec![1], vec![], vec![], vec![]]).unwrap();
     let run = naive::route(&set, Capacity::Packets(5)).unwrap();

@@ -334,27 +334,29 @@ impl<'a> Sim<'a> {
     /// Makes `count` copies of every listed packet at its node, one copy per packet per step (so
     /// `max count` steps); each copy carries its original's destination slots. Returns the copies
     /// job after job. A copy that does not fit its node's buffer fails with
-    /// [`SafError::BufferOverflow`].
+    /// [`SafError::BufferOverflow`]. The work is proportional to the jobs and the copies: each
+    /// step goes through the jobs still copying, not all of them.
     pub fn replicate(&mut self, jobs: &[(PacketId, u32)]) -> Result<Vec<PacketId>, SafError> {
         let total: usize = jobs.iter().map(|&(_, k)| k as usize).sum();
         let mut out = vec![PacketId(u32::MAX); total];
-        let mut starts = Vec::with_capacity(jobs.len());
-        let mut acc = 0usize;
-        for &(_, k) in jobs {
-            starts.push(acc);
-            acc += k as usize;
-        }
-        let rounds = jobs.iter().map(|&(_, k)| k).max().unwrap_or(0);
-        for round in 0..rounds {
-            self.tick()?;
-            for (j, &(p, k)) in jobs.iter().enumerate() {
-                if round < k {
-                    let pk = self.packets[p.0 as usize];
-                    out[starts[j] + round as usize] =
-                        self.add_packet(pk.msg, pk.lo..pk.hi, self.at(p))?;
-                    self.run.copies += 1;
-                }
+        // Per job still copying, in job order: its packet, copies left, next place in `out`.
+        let mut live = Vec::new();
+        let mut start = 0usize;
+        for &(p, k) in jobs {
+            if k > 0 {
+                live.push((p, k, start));
             }
+            start += k as usize;
+        }
+        while !live.is_empty() {
+            self.tick()?;
+            for (p, left, next) in &mut live {
+                let pk = self.packets[p.0 as usize];
+                out[*next] = self.add_packet(pk.msg, pk.lo..pk.hi, self.at(*p))?;
+                self.run.copies += 1;
+                (*left, *next) = (*left - 1, *next + 1);
+            }
+            live.retain(|&(_, left, _)| left > 0);
         }
         Ok(out)
     }
