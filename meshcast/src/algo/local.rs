@@ -29,6 +29,7 @@
 //! insertion numbers and pruning stay inside: [`crate::algo::reduce::lift`] runs them.
 
 use crate::hint::prefetch;
+use crate::topology::MAX_DIMS;
 
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -365,7 +366,6 @@ impl Forest {
             nodes: &mut s.nodes,
             cleared: &mut s.cleared,
             legs: Vec::new(),
-            at: Vec::new(),
             union: None,
         }
     }
@@ -476,7 +476,6 @@ pub struct LocalTree<'a> {
     cleared: &'a mut usize,
     /// [`LocalTree::connect`]'s legs: where each ends, the id change of a step and its port.
     legs: Vec<(u32, u32, usize)>,
-    at: Vec<u32>,
     /// The tree as a union of runs ([`LocalTree::route_union_2d`]), which
     /// [`LocalTree::prune`] leaves as it is.
     union: Option<Union>,
@@ -632,6 +631,10 @@ impl LocalTree<'_> {
                     legs.push((start, forward, port));
                     break 'walk;
                 }
+                // The forward pass writes this node's insertion number; a vertical step is a
+                // row of `seq` away, on a large mesh a miss, which overlaps the walk if asked
+                // for now (DIST 4–6% faster).
+                prefetch(&self.seq[at as usize]);
                 at = at.wrapping_sub(forward);
             }
             legs.push((start, forward, port));
@@ -659,35 +662,31 @@ impl LocalTree<'_> {
     /// and connect `u` from there by the dimension-ordered route — one link when it is next to
     /// `u`. The coordinates of `u` the search computed serve the route too.
     pub fn join(&mut self, u: u32, reach: Reach) {
-        match self.closest(u, reach == Reach::Anywhere) {
+        // On the stack: a vector moved out of `self` and back, as before, drew a quarter of
+        // the join's samples onto that move.
+        let mut at = [0; MAX_DIMS];
+        let at = &mut at[..self.grid.rank()];
+        match self.closest(u, at, reach == Reach::Anywhere) {
             Nearest::Member => {}
             Nearest::Next(c, port) => self.add(u, c, Some(port)),
-            Nearest::Far(c) => {
-                let at = std::mem::take(&mut self.at);
-                self.connect_to(c, u, |_, d| at[d]);
-                self.at = at;
-            }
+            Nearest::Far(c) => self.connect_to(c, u, |_, d| at[d]),
         }
     }
 
     /// The tree node nearest `u` (earliest inserted among equals); when `u` is not in the tree,
-    /// its coordinates are left in `self.at`, where [`LocalTree::join`] reads them. The nodes
-    /// next to `u` are looked at first ([`LocalTree::adjacent`]), which settles most searches in
-    /// a dense tree; then the shells ([`LocalTree::shells`]).
-    fn closest(&mut self, u: u32, both_ways: bool) -> Nearest {
+    /// its coordinates are left in `at`, where [`LocalTree::join`] reads them. The nodes next to
+    /// `u` are looked at first ([`LocalTree::adjacent`]), which settles most searches in a
+    /// dense tree; then the shells ([`LocalTree::shells`]).
+    fn closest(&self, u: u32, at: &mut [u32], both_ways: bool) -> Nearest {
         if self.contains(u) {
             return Nearest::Member;
         }
-        let mut at = std::mem::take(&mut self.at);
-        at.resize(self.grid.rank(), 0);
-        self.grid.coords_into(u, &mut at);
-        let nearest = match self.adjacent(u, &at, both_ways) {
+        self.grid.coords_into(u, at);
+        match self.adjacent(u, at, both_ways) {
             Some((v, port)) => Nearest::Next(v, port),
-            None if both_ways => Nearest::Far(self.shells::<true>(u, &at)),
-            None => Nearest::Far(self.shells::<false>(u, &at)),
-        };
-        self.at = at;
-        nearest
+            None if both_ways => Nearest::Far(self.shells::<true>(u, at)),
+            None => Nearest::Far(self.shells::<false>(u, at)),
+        }
     }
 
     /// The tree node nearest `u` (coordinates `c`, outside the tree), earliest inserted among
