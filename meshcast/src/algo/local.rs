@@ -662,8 +662,8 @@ impl LocalTree<'_> {
     /// and connect `u` from there by the dimension-ordered route — one link when it is next to
     /// `u`. The coordinates of `u` the search computed serve the route too.
     pub fn join(&mut self, u: u32, reach: Reach) {
-        // On the stack: a vector moved out of `self` and back, as before, drew a quarter of
-        // the join's samples onto that move.
+        // On the stack: a vector moved out of `self` and back per join drew a quarter of the
+        // join's samples (perf), its load waiting on the stores before it.
         let mut at = [0; MAX_DIMS];
         let at = &mut at[..self.grid.rank()];
         match self.closest(u, at, reach == Reach::Anywhere) {
@@ -692,10 +692,10 @@ impl LocalTree<'_> {
     /// The tree node nearest `u` (coordinates `c`, outside the tree), earliest inserted among
     /// equals: the rows through `u`'s shells — lines along dimension 0, at distance 0, 1, …
     /// from `u` in the other dimensions, only those with every coordinate at most `u`'s unless
-    /// `BOTH_WAYS` ([`Reach::Anywhere`]) — are searched in the membership bitmap a word at a time for the tree node
-    /// nearest along the row on either side, until the rows lie farther than the best found.
-    /// Every tree node at the least distance is the nearest on its side of its row, so the ties
-    /// are all seen.
+    /// `BOTH_WAYS` ([`Reach::Anywhere`]) — are searched in the membership bitmap a word at a
+    /// time for the tree node nearest along the row on either side, until the rows lie farther
+    /// than the best found. Every tree node at the least distance is the nearest on its side of
+    /// its row, so the ties are all seen.
     ///
     /// Both ways, the search first looks no farther than [`NEAR`] hops, so that each row's
     /// stretch either side of `u` is one word of the bitmap, and searches again without that
