@@ -1439,6 +1439,27 @@ mod tests {
         Ok(())
     }
 
+    /// The search's first pass looks [`NEAR`] hops far: a tree node exactly that far is found
+    /// by it, one a hop farther by the second pass.
+    #[test]
+    fn nearest_at_the_first_pass_bound_and_beyond() {
+        // Row 0 is in the tree from the origin to x = 60; probes on rows 0 and 1 to its right,
+        // 30 to 33 hops away.
+        let probes = [
+            60 + NEAR,
+            61 + NEAR,
+            200 + 59 + NEAR,
+            200 + 60 + NEAR,
+            200 + 61 + NEAR,
+        ];
+        nearest_matches_the_definition(&[200, 2], &[60], &probes).unwrap();
+        // Row 0 to x = 10, then column 10 to the top; probes on row 20, 31 and 32 hops from
+        // the column, farther from row 0.
+        let (w, x) = (200, 10 + NEAR);
+        nearest_matches_the_definition(&[w, 40], &[10, 10 + w * 39], &[x + w * 20, x + 1 + w * 20])
+            .unwrap();
+    }
+
     proptest! {
         /// Each dimension's order is by the coordinate in it, then by all of them (as
         /// [`key_order`] sorts those keys), whether counted or compared.
