@@ -890,7 +890,18 @@ impl LocalTree<'_> {
         if let Some(union) = &self.union {
             return union.links();
         }
-        for &u in dests {
+        // Each destination's record is found through its insertion number, both far apart for
+        // destinations in the order given: each is asked for ahead, the number first (a
+        // destination outside the tree reads a stale number, harmless for a hint).
+        for (i, &u) in dests.iter().enumerate() {
+            if let Some(&v) = dests.get(i + 2 * MARK_AHEAD) {
+                prefetch(&self.seq[v as usize]);
+            }
+            if let Some(&v) = dests.get(i + MARK_AHEAD) {
+                if let Some(node) = self.nodes.0.get(self.seq[v as usize] as usize) {
+                    prefetch(node);
+                }
+            }
             if self.contains(u) {
                 self.nodes.0[self.seq[u as usize] as usize].1 |= DEST;
             }
@@ -900,6 +911,13 @@ impl LocalTree<'_> {
         let nodes = &mut *self.nodes;
         let mut kept = 0;
         for s in (self.first..nodes.0.len() as u32).rev() {
+            // A branch's first node hangs from a node anywhere before it: the parent of the
+            // node a few on is asked for, if that node is of this tree (the records before it
+            // are pruned trees' and hold child lists now).
+            let ahead = s.wrapping_sub(PARENT_AHEAD);
+            if ahead >= self.first && ahead < s {
+                prefetch(&nodes.0[(nodes.0[ahead as usize].up() & PARENT) as usize]);
+            }
             let node = nodes.0[s as usize];
             if node.up() & (DEST | FED) != 0 {
                 let next = nodes.link(node.up() & PARENT, s, node.port());
@@ -1010,6 +1028,13 @@ fn within((lo, hi): (u32, u32), at: u32) -> bool {
 /// How far [`LocalTree::shells`] first searches: rows stretching this far either side of the
 /// destination's column fit one word of the bitmap.
 const NEAR: u32 = 31;
+
+/// How many destinations ahead [`LocalTree::prune`] asks for a destination's record (and twice
+/// as many for its insertion number).
+const MARK_AHEAD: usize = 32;
+
+/// How many nodes ahead [`LocalTree::prune`] asks for a node's parent's record.
+const PARENT_AHEAD: u32 = 16;
 
 /// What [`LocalTree::closest`] found for a node `u`.
 enum Nearest {
