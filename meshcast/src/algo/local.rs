@@ -658,6 +658,22 @@ impl LocalTree<'_> {
         self.legs = legs;
     }
 
+    /// Asks for the membership words and insertion numbers of `to` and of the nodes below it
+    /// along the last dimension: where [`LocalTree::connect`]'s walk back from `to` starts,
+    /// and what its forward pass writes. For a caller that knows its routes a few ahead (RSA).
+    pub(crate) fn prefetch_route_end(&self, to: u32) {
+        let step = self.grid.stride(self.grid.rank() - 1);
+        let mut at = to;
+        for _ in 0..4 {
+            prefetch(&self.member[(self.offset + at as usize) / 64]);
+            prefetch(&self.seq[at as usize]);
+            if at < step {
+                break;
+            }
+            at -= step;
+        }
+    }
+
     /// Join `u` to the tree: find the tree node closest to it (earliest inserted among equals)
     /// and connect `u` from there by the dimension-ordered route — one link when it is next to
     /// `u`. The coordinates of `u` the search computed serve the route too.

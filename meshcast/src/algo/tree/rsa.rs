@@ -55,7 +55,13 @@ impl ZoneAlgorithm for Rsa {
         // A point's meet lies nearer the origin, so joining nearest first finds every meet
         // already in the tree: the links by the child's distance, then its id (every point is a
         // child once at most).
-        for k in link_order(&tree.grid, &links) {
+        // Each route starts at a random place of the membership bitmap and of `seq`: a few
+        // routes ahead, its end is asked for.
+        let order = link_order(&tree.grid, &links);
+        for (i, &k) in order.iter().enumerate() {
+            if let Some(&next) = order.get(i + 4) {
+                tree.prefetch_route_end(links[next as usize].0);
+            }
             let (child, parent) = links[k as usize];
             tree.connect(parent, child);
         }
