@@ -664,7 +664,7 @@ impl LocalTree<'_> {
     pub(crate) fn prefetch_route_end(&self, to: u32) {
         let step = self.grid.stride(self.grid.rank() - 1);
         let mut at = to;
-        for _ in 0..4 {
+        for _ in 0..ROUTE_END {
             prefetch(&self.member[(self.offset + at as usize) / 64]);
             prefetch(&self.seq[at as usize]);
             if at < step {
@@ -1051,6 +1051,9 @@ const MARK_AHEAD: usize = 32;
 
 /// How many nodes ahead [`LocalTree::prune`] asks for a node's parent's record.
 const PARENT_AHEAD: u32 = 16;
+
+/// How many nodes of a route's end [`LocalTree::prefetch_route_end`] asks for.
+const ROUTE_END: usize = 4;
 
 /// What [`LocalTree::closest`] found for a node `u`.
 enum Nearest {

@@ -54,12 +54,11 @@ impl ZoneAlgorithm for Rsa {
         };
         // A point's meet lies nearer the origin, so joining nearest first finds every meet
         // already in the tree: the links by the child's distance, then its id (every point is a
-        // child once at most).
-        // Each route starts at a random place of the membership bitmap and of `seq`: a few
-        // routes ahead, its end is asked for.
+        // child once at most). Each route starts at a random place of the tree's arrays, so
+        // its end is asked for a few routes ahead.
         let order = link_order(&tree.grid, &links);
         for (i, &k) in order.iter().enumerate() {
-            if let Some(&next) = order.get(i + 4) {
+            if let Some(&next) = order.get(i + ROUTES_AHEAD) {
                 tree.prefetch_route_end(links[next as usize].0);
             }
             let (child, parent) = links[k as usize];
@@ -67,6 +66,10 @@ impl ZoneAlgorithm for Rsa {
         }
     }
 }
+
+/// How many routes ahead [`Rsa`]'s growth asks for a route's end (measured: 4 and 8 did as
+/// well, docs/PERFORMANCE.md).
+const ROUTES_AHEAD: usize = 4;
 
 /// The order of `links` by their child's distance from the origin, then its id. In a plane of
 /// width `w`, the point at distance `n` and height `y` has the id `n − y + y·w`, so its height
