@@ -930,8 +930,7 @@ impl LocalTree<'_> {
             // A branch's first node hangs from a node anywhere before it: the parent of the
             // node a few on is asked for, if that node is of this tree (the records before it
             // are pruned trees' and hold child lists now).
-            let ahead = s.wrapping_sub(PARENT_AHEAD);
-            if ahead >= self.first && ahead < s {
+            if let Some(ahead) = s.checked_sub(PARENT_AHEAD).filter(|&a| a >= self.first) {
                 prefetch(&nodes.0[(nodes.0[ahead as usize].up() & PARENT) as usize]);
             }
             let node = nodes.0[s as usize];
@@ -1488,7 +1487,7 @@ mod tests {
     #[test]
     fn nearest_at_the_first_pass_bound_and_beyond() {
         // Row 0 is in the tree from the origin to x = 60; probes on rows 0 and 1 to its right,
-        // 30 to 33 hops away.
+        // 31 to 33 hops away.
         let probes = [
             60 + NEAR,
             61 + NEAR,
