@@ -331,21 +331,11 @@ fn grow_zones(
     zones: &Zones,
     dests: &[Node],
 ) -> (Forest, Vec<PlanZone>, usize) {
-    let shape = zones.shape;
-    let n = shape.rank();
-    // Every destination's zone and local coordinates; grouped by zone, request order within one.
-    let mut local = vec![0; dests.len() * n];
-    let mut by_zone: Vec<(u32, usize)> = dests
-        .iter()
-        .enumerate()
-        .map(|(k, &d)| (zones.locate(d, &mut local[k * n..(k + 1) * n]), k))
-        .collect();
-    by_zone.sort_by_key(|&(zone, _)| zone);
-    let groups: Vec<&[(u32, usize)]> = by_zone.chunk_by(|a, b| a.0 == b.0).collect();
+    let groups = destinations_by_zone(zones, dests);
     // Every zone on the way from the source to a zone with destinations, and the source's.
     let mut needed = BTreeSet::from([0]);
-    for group in &groups {
-        let mut b = group[0].0;
+    for &(zone, _) in &groups {
+        let mut b = zone;
         while needed.insert(b) {
             b = feeder(b);
         }
@@ -358,29 +348,59 @@ fn grow_zones(
     }
     let total = groups
         .iter()
-        .map(|g| zones.extents(g[0].0).iter().product::<u32>() as usize)
+        .map(|&(zone, _)| zones.extents(zone).iter().product::<u32>() as usize)
         .sum();
     let mut forest = Forest::new(total);
-    let mut ids = Vec::new();
     let mut offset = 0;
     let mut links = needed.len() - 1;
-    for group in &groups {
-        let z = &mut plan_zones[index(group[0].0)];
-        ids.clear();
-        ids.extend(
-            group
-                .iter()
-                .map(|&(_, k)| z.grid.index(&local[k * n..(k + 1) * n])),
-        );
+    for (zone, ids) in &groups {
+        let z = &mut plan_zones[index(*zone)];
         let mut tree = forest.tree(z.grid.clone(), offset);
-        algo.grow(&mut tree, &ids);
-        links += tree.prune(&ids);
+        algo.grow(&mut tree, ids);
+        links += tree.prune(ids);
         z.root = Some(tree.root());
         z.union = tree.take_union();
         offset += z.grid.len();
     }
     forest.pruned();
     (forest, plan_zones, links)
+}
+
+/// The zones with destinations, in increasing order, each with its destinations' local ids
+/// ([`Grid::index`] of their local coordinates) in request order. When the source is the
+/// corner of a mesh (every coordinate 0), the shape is one zone whose local coordinates are
+/// the global ones, and so are the ids: no destination is located — the case of every
+/// Monte-Carlo sweep of a mesh, where locating and grouping was a sixth of a plan's
+/// instructions on small meshes (docs/PERFORMANCE.md).
+fn destinations_by_zone(zones: &Zones, dests: &[Node]) -> Vec<(u32, Vec<u32>)> {
+    if zones.sides.iter().all(|side| side.neg == 0) {
+        let ids: Vec<u32> = dests.iter().map(|d| d.0).collect();
+        return if ids.is_empty() {
+            vec![]
+        } else {
+            vec![(0, ids)]
+        };
+    }
+    let n = zones.shape.rank();
+    let mut local = vec![0; dests.len() * n];
+    let mut by_zone: Vec<(u32, usize)> = dests
+        .iter()
+        .enumerate()
+        .map(|(k, &d)| (zones.locate(d, &mut local[k * n..(k + 1) * n]), k))
+        .collect();
+    by_zone.sort_by_key(|&(zone, _)| zone);
+    by_zone
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|group| {
+            let zone = group[0].0;
+            let grid = Grid::new(&zones.extents(zone));
+            let ids = group
+                .iter()
+                .map(|&(_, k)| grid.index(&local[k * n..(k + 1) * n]))
+                .collect();
+            (zone, ids)
+        })
+        .collect()
 }
 
 /// One zone of a plan: its grid, its tree's origin in the forest (if it has a tree), the zones
