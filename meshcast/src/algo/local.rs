@@ -1161,7 +1161,12 @@ impl Picker {
         }
         // Each dimension's order is by its coordinate, then by all of them: the order by all
         // the coordinates (dimension 0's), sorted once, then stably by the coordinate in `d`.
-        let by_coords = key_order(&coords, n);
+        // From id order, stable counting passes by the coordinates from the last but one
+        // dimension down to the first give the order by all of them.
+        let mut by_coords: Vec<u32> = (0..ids.len() as u32).collect();
+        for d in (0..n.saturating_sub(1)).rev() {
+            by_coords = stably_by(&by_coords, grid.extent(d), |k| coords[k as usize * n + d]);
+        }
         let by_dim = (0..n)
             .map(|d| match d {
                 0 => by_coords.clone(),

@@ -14,7 +14,7 @@ pub mod pair_min;
 pub mod rsa;
 pub mod vh;
 
-use super::local::key_order;
+use super::local::{key_order, stably_by};
 use super::reduce::{lift, lift_reusing, ZoneAlgorithm};
 use super::{Algorithm, Request};
 use crate::plan::Plan;
@@ -31,11 +31,31 @@ impl<T: ZoneAlgorithm> Algorithm for T {
 
 /// Destinations in order of distance from the origin, ties by coordinates in dimension order
 /// (the order of "sort the destination nodes according to their distance"; the papers leave ties open).
+///
+/// One stable counting pass per key, the least significant first ([`stably_by`]): the
+/// coordinates from the last but one down to the first, then the distance. The last coordinate
+/// is the distance less the others, so it breaks no tie. On the small meshes of the Monte-Carlo
+/// sections that is a few passes over the destinations with a few counters each, where packing
+/// every key and radix-sorting it by bytes cost several times more (docs/PERFORMANCE.md).
 fn by_distance(grid: &super::local::Grid, dests: &[u32]) -> Vec<u32> {
-    sorted_by_coords(grid, dests, |c, key| {
-        key.push(c.iter().sum());
-        key.extend_from_slice(c);
-    })
+    let n = grid.rank();
+    let mut coords = vec![0; dests.len() * n];
+    for (c, &u) in coords.chunks_exact_mut(n).zip(dests) {
+        grid.coords_into(u, c);
+    }
+    let norm: Vec<u32> = coords
+        .chunks_exact(n.max(1))
+        .map(|c| c.iter().sum())
+        .collect();
+    let mut order: Vec<u32> = (0..dests.len() as u32).collect();
+    for d in (0..n.saturating_sub(1)).rev() {
+        order = stably_by(&order, grid.extent(d), |k| coords[k as usize * n + d]);
+    }
+    let far = (0..n).map(|d| grid.extent(d) - 1).sum::<u32>() + 1;
+    stably_by(&order, far, |k| norm[k as usize])
+        .into_iter()
+        .map(|k| dests[k as usize])
+        .collect()
 }
 
 /// `dests` sorted by a key made of their coordinates: `key(coords, out)` appends one key of the
