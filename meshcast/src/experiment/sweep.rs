@@ -52,10 +52,11 @@ use crate::topology::Shape;
 use crate::workload::{random_destinations, seeded};
 
 thread_local! {
-    /// The storage [`Schedule::metrics`] times a sweep's plans in, one per thread and kept from
-    /// unit to unit: a rayon job of its own per few units would allocate its tables again, as
-    /// large as the mesh below `node_table::LARGE` nodes, for every job.
-    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+    /// The storage [`Schedule::metrics`] times a sweep's plans in, and the last plan measured,
+    /// whose memory the next one is written into ([`AlgoInfo::route_reusing`]): one per thread
+    /// and kept from unit to unit — a rayon job of its own per few units would allocate its
+    /// tables again, as large as the mesh below `node_table::LARGE` nodes, for every job.
+    static BUFFERS: std::cell::RefCell<(Buffers, Option<Plan>)> = std::cell::RefCell::default();
 }
 
 /// Where the source of each multicast is.
@@ -342,26 +343,34 @@ impl Sweep {
         run: u32,
         schedules: &[Schedule],
     ) -> Result<Vec<Vec<Sample>>, Error> {
-        BUFFERS.with_borrow_mut(|buffers| self.samples_with(k, run, schedules, buffers))
+        BUFFERS.with_borrow_mut(|(buffers, spent)| {
+            self.samples_with(k, run, schedules, buffers, spent)
+        })
     }
 
-    /// As [`Sweep::samples`], timing the plans in `buffers`.
+    /// As [`Sweep::samples`], timing the plans in `buffers` and writing each into the memory
+    /// of the one before, `spent`, where the last is left.
     fn samples_with(
         &self,
         k: usize,
         run: u32,
         schedules: &[Schedule],
         buffers: &mut Buffers,
+        spent: &mut Option<Plan>,
     ) -> Result<Vec<Vec<Sample>>, Error> {
         let req = self.request(k, run)?;
         let shape = req.shape();
         let mut out = vec![Vec::with_capacity(self.algorithms.len()); schedules.len()];
         for a in &self.algorithms {
-            let plan = a.route(&req)?;
+            let plan = match spent.take() {
+                Some(old) => a.route_reusing(&req, old)?,
+                None => a.route(&req)?,
+            };
             let metrics = Schedule::metrics(&plan, shape, schedules, buffers);
             for ((samples, &schedule), m) in out.iter_mut().zip(schedules).zip(&metrics) {
                 samples.push(self.measure(a, &plan, schedule, m, shape));
             }
+            *spent = Some(plan);
         }
         Ok(out)
     }
