@@ -1255,7 +1255,7 @@ pub(crate) fn key_order(keys: &[u32], width: usize) -> Vec<u32> {
 /// [`key_order`] for the first `count` keys of `bits.len()` words each, whose words fit in
 /// `bits` bits and whose bits, with a 32-bit position below them, fit in a `P`.
 fn packed_order<P: Packed>(keys: &[u32], bits: &[u32], count: usize) -> Vec<u32> {
-    let mut packed: Vec<P> = keys
+    let packed: Vec<P> = keys
         .chunks_exact(bits.len().max(1))
         .take(count)
         .enumerate()
@@ -1267,17 +1267,24 @@ fn packed_order<P: Packed>(keys: &[u32], bits: &[u32], count: usize) -> Vec<u32>
             word << 32 | P::from(k as u32)
         })
         .collect();
-    if count <= FEW_KEYS {
+    packed_positions(packed, bits.iter().sum())
+}
+
+/// The positions in the low 32 bits of `packed`, each above them a key of `key_bits` bits, in
+/// the order of their keys: a caller that packs its keys itself ([`key_order`] does it from
+/// slices), sorted by comparison up to [`FEW_KEYS`] of them, by the radix sort beyond.
+pub(crate) fn packed_positions<P: Packed>(mut packed: Vec<P>, key_bits: u32) -> Vec<u32> {
+    if packed.len() <= FEW_KEYS {
         // Distinct integers (the positions differ): any sort gives the radix sort's order.
         packed.sort_unstable();
     } else {
-        radix_sort(&mut packed, bits.iter().sum());
+        radix_sort(&mut packed, key_bits);
     }
     packed.into_iter().map(P::low).collect()
 }
 
 /// The unsigned integers [`key_order`] packs a key and its position into.
-trait Packed:
+pub(crate) trait Packed:
     Copy
     + Ord
     + Default
