@@ -88,6 +88,28 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// The order by distance, ties by the coordinates in dimension order, is that of a
+        /// stable sort by (distance, coordinates): grids of one to five dimensions, any
+        /// destinations, more or fewer of them than a dimension's extent.
+        #[test]
+        fn destinations_by_distance_are_sorted_by_distance_then_coordinates(
+            ext in proptest::collection::vec(1u32..12, 1..=5),
+            picks in proptest::collection::vec(any::<u32>(), 0..60),
+        ) {
+            let grid = super::super::local::Grid::new(&ext);
+            let mut dests: Vec<u32> = picks.iter().map(|&p| p % grid.len() as u32).collect();
+            dests.sort_unstable();
+            dests.dedup();
+            dests.reverse();
+            let key = |u: u32| {
+                let c = grid.coords(u);
+                (c.iter().sum::<u32>(), c)
+            };
+            let mut want = dests.clone();
+            want.sort_by_key(|&u| key(u));
+            prop_assert_eq!(by_distance(&grid, &dests), want);
+        }
+
         /// VH's, PAIR's and DIAG-stem's trees, kept as runs of links per row and column
         /// (`LocalTree::route_union_2d`), are those their routes grow connected one by one,
         /// send for send: meshes and tori, every zone around any source. Changing one condition
