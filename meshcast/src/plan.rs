@@ -103,14 +103,9 @@ pub struct Send<'a> {
 ///   backs only where a sender's entry is written. From [`crate::node_table::LARGE`] nodes on,
 ///   the table is a hash map ([`NodeTable::reusable`]): plan after plan would back its pages,
 ///   up to the whole table.
-///
-/// A plan whose senders each send in one run of consecutive sends — a listed tree's, every
-/// node's children listed together — is marked `in_runs`: its sends' places among their
-/// senders' are then counted along the plan ([`BySender::places`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BySender {
     dense: bool,
-    in_runs: bool,
     slot: NodeTable,
     senders: Vec<Node>,
     bounds: Vec<u32>,
@@ -128,30 +123,6 @@ impl BySender {
         match (self.bounds.get(s), self.bounds.get(s + 1)) {
             (Some(&a), Some(&b)) if s > 0 => &self.order[a as usize..b as usize],
             _ => &[],
-        }
-    }
-
-    /// Each send's place among its sender's sends in plan order, into `position`, for the plan
-    /// grouped (`plan`): counted along the plan's runs when each sender's sends are one run,
-    /// read from the groups otherwise (which, by node, visits every node up to the largest
-    /// sender: on the small meshes of the sweeps, most of the time of placing).
-    pub(crate) fn places(&self, plan: &Plan, position: &mut [u32]) {
-        if self.in_runs {
-            let mut place = 0;
-            for (i, p) in position.iter_mut().enumerate() {
-                place = if i > 0 && plan.from[i - 1] == plan.from[i] {
-                    place + 1
-                } else {
-                    0
-                };
-                *p = place;
-            }
-            return;
-        }
-        for sends in self.groups() {
-            for (place, &s) in sends.iter().enumerate() {
-                position[s as usize] = place as u32;
-            }
         }
     }
 
@@ -384,7 +355,6 @@ impl Plan {
     pub(crate) fn group_by_sender(&self, by: &mut BySender) {
         let BySender {
             dense,
-            in_runs,
             slot,
             senders,
             bounds,
@@ -419,13 +389,6 @@ impl Plan {
                 bounds[s as usize] += 1;
             }
         }
-        let runs = 1 + self.from.windows(2).filter(|w| w[0] != w[1]).count();
-        let groups = if *dense {
-            bounds.iter().filter(|&&count| count > 0).count()
-        } else {
-            senders.len()
-        };
-        *in_runs = runs == groups;
         let mut end = 0;
         for x in bounds.iter_mut() {
             end += *x;
@@ -781,36 +744,6 @@ mod tests {
         assert_eq!(by.of(a), [1, 3]);
         assert!(by.of(b).is_empty());
         assert!(by.of(n(&s, &[2, 1])).is_empty());
-    }
-
-    /// A send's place among its sender's sends in plan order, whether the senders send in runs
-    /// (counted along the plan) or not (read from the groups), by node and by sender.
-    #[test]
-    fn places_among_a_senders_sends_in_runs_or_not() {
-        let plan = |senders: &[u32]| {
-            let mut p = Plan::new(PlanKind::Tree, Node(0), vec![]);
-            for &v in senders {
-                p.push_edge(Node(v), Node(1));
-            }
-            p
-        };
-        let mut by = BySender::default();
-        for (senders, in_runs, dense) in [
-            (&[3, 3, 1, 0, 0, 0][..], true, true),
-            (&[3, 1, 3, 0, 1, 1], false, true),
-            (&[9000, 9000, 50, 7000], true, false),
-            (&[9000, 50, 9000, 7000, 50], false, false),
-        ] {
-            let p = plan(senders);
-            p.group_by_sender(&mut by);
-            assert_eq!((by.in_runs, by.dense), (in_runs, dense), "{senders:?}");
-            let mut position = vec![u32::MAX; senders.len()];
-            by.places(&p, &mut position);
-            let want: Vec<u32> = (0..senders.len())
-                .map(|i| senders[..i].iter().filter(|&&v| v == senders[i]).count() as u32)
-                .collect();
-            assert_eq!(position, want, "{senders:?}");
-        }
     }
 
     /// By node or by sender, and reusing the storage across both: every node's sends in plan

@@ -164,7 +164,12 @@ impl Schedule {
         buffers.position.resize(plan.send_count(), 0);
         match self {
             Schedule::Paper => {
-                buffers.by.places(plan, &mut buffers.position);
+                let Buffers { by, position, .. } = buffers;
+                for sends in by.groups() {
+                    for (place, &s) in sends.iter().enumerate() {
+                        position[s as usize] = place as u32;
+                    }
+                }
                 None
             }
             Schedule::Optimal => Some(longest_first(plan, buffers)),
