@@ -15,8 +15,6 @@
 //! moves flits out of it). Every request wins, in the order it was made, and the round-robin
 //! pointers, never compared, are left alone.
 
-use super::network::NONE;
-
 /// A flit that wants to cross the crossbar this cycle.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Request {
@@ -31,20 +29,87 @@ pub(crate) struct Request {
     pub in_local: u32,
 }
 
+/// A port's round-robin pointer and this cycle's favourite request there.
+#[derive(Clone, Copy, Debug)]
+struct Port {
+    /// The favourite: its round-robin key above its request's index, so that the least is the
+    /// favourite; [`NO_FAVOURITE`] while nothing asked for the port this cycle.
+    best: u64,
+    /// Per input port the virtual channel, per output port the input port that goes first (kept
+    /// below `V` and the radix, so no division is needed).
+    rr: u32,
+}
+
+/// A port's favourite before any request: above every key and index.
+const NO_FAVOURITE: u64 = u64::MAX;
+
+impl Default for Port {
+    fn default() -> Self {
+        Port {
+            best: NO_FAVOURITE,
+            rr: 0,
+        }
+    }
+}
+
+impl Port {
+    /// Request `idx`, at round-robin place `key`, competes here: kept if it goes first. Returns
+    /// whether it is the port's first request this cycle. Without a branch on either (both are
+    /// as good as random, and the misses cost more than the work): the keys of one port's
+    /// requests differ (one per virtual channel at an input, one per input port at an output),
+    /// so the least packed (key, index) is the request whose key comes first.
+    #[inline(always)]
+    fn compete(&mut self, key: u32, idx: u32) -> bool {
+        let first = self.best == NO_FAVOURITE;
+        debug_assert!(
+            first || (self.best >> 32) as u32 != key,
+            "two requests share a key"
+        );
+        self.best = self.best.min((u64::from(key) << 32) | u64::from(idx));
+        first
+    }
+
+    /// The favourite's request index; the port forgets it.
+    #[inline(always)]
+    fn take(&mut self) -> u32 {
+        std::mem::replace(&mut self.best, NO_FAVOURITE) as u32
+    }
+}
+
+/// The ports first asked for this cycle, in that order: written without a branch (the slot
+/// after the last is written whether or not the port is new), so room for every port plus one.
+#[derive(Debug)]
+struct Touched {
+    ports: Vec<u32>,
+    len: usize,
+}
+
+impl Touched {
+    fn new(ports: usize) -> Self {
+        Touched {
+            ports: vec![0; ports + 1],
+            len: 0,
+        }
+    }
+
+    /// `port`, kept if `new`.
+    #[inline(always)]
+    fn note(&mut self, port: u32, new: bool) {
+        self.ports[self.len] = port;
+        self.len += usize::from(new);
+    }
+}
+
 /// Round-robin pointers and this cycle's requests, for every input and output port (network
 /// channels first, then the injection or ejection ports).
 pub(crate) struct Switch {
     vcs: u32,
     /// Input ports per router: `2n` channels and `d` injection ports.
     radix: u32,
-    /// Per input port the virtual channel, per output port the input port that goes first (kept
-    /// below `V` and the radix, so no division is needed).
-    rr_in: Vec<u32>,
-    rr_out: Vec<u32>,
-    in_best: Vec<u32>,
-    out_best: Vec<u32>,
-    touched_in: Vec<u32>,
-    touched_out: Vec<u32>,
+    inputs: Vec<Port>,
+    outputs: Vec<Port>,
+    touched_in: Touched,
+    touched_out: Touched,
     /// This cycle's requests, in the order they were made: the first `made` slots of room for
     /// as many as there are virtual channels and injection ports, plus one.
     requests: Vec<Request>,
@@ -59,12 +124,10 @@ impl Switch {
         Switch {
             vcs,
             radix,
-            rr_in: vec![0; ports],
-            rr_out: vec![0; ports],
-            in_best: vec![NONE; ports],
-            out_best: vec![NONE; ports],
-            touched_in: Vec::new(),
-            touched_out: Vec::new(),
+            inputs: vec![Port::default(); ports],
+            outputs: vec![Port::default(); ports],
+            touched_in: Touched::new(ports),
+            touched_out: Touched::new(ports),
             requests: vec![Request::default(); most + 1],
             made: 0,
         }
@@ -84,18 +147,10 @@ impl Switch {
     #[inline]
     fn input_stage(&mut self) {
         for idx in 0..self.made as u32 {
-            let r = self.requests[idx as usize];
-            let best = self.in_best[r.input as usize];
-            if best == NONE {
-                self.touched_in.push(r.input);
-                self.in_best[r.input as usize] = idx;
-            } else {
-                let rr = self.rr_in[r.input as usize];
-                let key = |v: u32| rotated(v, rr, self.vcs);
-                if key(r.vc_local) < key(self.requests[best as usize].vc_local) {
-                    self.in_best[r.input as usize] = idx;
-                }
-            }
+            let r = &self.requests[idx as usize];
+            let port = &mut self.inputs[r.input as usize];
+            let new = port.compete(rotated(r.vc_local, port.rr, self.vcs), idx);
+            self.touched_in.note(r.input, new);
         }
     }
 
@@ -110,30 +165,22 @@ impl Switch {
             return;
         }
         self.input_stage();
-        for i in 0..self.touched_in.len() {
-            let input = self.touched_in[i];
-            let idx = std::mem::replace(&mut self.in_best[input as usize], NONE);
+        for i in 0..self.touched_in.len {
+            let input = self.touched_in.ports[i];
+            let idx = self.inputs[input as usize].take();
             self.offer(idx);
         }
-        self.touched_in.clear();
+        self.touched_in.len = 0;
     }
 
     /// Request `idx`, the winner at its input, competes for its output: round robin from the
     /// output's pointer.
-    #[inline]
+    #[inline(always)]
     fn offer(&mut self, idx: u32) {
-        let r = self.requests[idx as usize];
-        let best = &mut self.out_best[r.output as usize];
-        if *best == NONE {
-            *best = idx;
-            self.touched_out.push(r.output);
-        } else {
-            let rr = self.rr_out[r.output as usize];
-            let key = |v: u32| rotated(v, rr, self.radix);
-            if key(r.in_local) < key(self.requests[*best as usize].in_local) {
-                *best = idx;
-            }
-        }
+        let r = &self.requests[idx as usize];
+        let port = &mut self.outputs[r.output as usize];
+        let new = port.compete(rotated(r.in_local, port.rr, self.radix), idx);
+        self.touched_out.note(r.output, new);
     }
 
     /// Whether this cycle's requests all want different outputs (the premise of skipping the
@@ -152,7 +199,7 @@ impl Switch {
         if self.vcs == 1 {
             self.made
         } else {
-            self.touched_out.len()
+            self.touched_out.len
         }
     }
 
@@ -164,17 +211,17 @@ impl Switch {
         if self.vcs == 1 {
             return self.requests[i];
         }
-        let output = self.touched_out[i] as usize;
-        let idx = std::mem::replace(&mut self.out_best[output], NONE);
+        let output = self.touched_out.ports[i] as usize;
+        let idx = self.outputs[output].take();
         let r = self.requests[idx as usize];
-        self.rr_out[output] = after(r.in_local, self.radix);
-        self.rr_in[r.input as usize] = after(r.vc_local, self.vcs);
+        self.outputs[output].rr = after(r.in_local, self.radix);
+        self.inputs[r.input as usize].rr = after(r.vc_local, self.vcs);
         r
     }
 
     /// Forget this cycle's requests and grants.
     pub fn clear(&mut self) {
-        self.touched_out.clear();
+        self.touched_out.len = 0;
         self.made = 0;
     }
 }
@@ -189,11 +236,11 @@ pub(crate) fn after(x: u32, n: u32) -> u32 {
 }
 
 /// `(v − first) mod n` (for `v, first < n`): `v`'s place in a round robin that starts at
-/// `first`, without a division.
+/// `first`, without a division, and without a branch (which of the two cases holds is as good as
+/// random in the switch's stages, and a comparison the compiler may turn into one): `n` is
+/// added where the difference went below zero, by its sign (`n` ≤ 2³¹).
+#[inline(always)]
 fn rotated(v: u32, first: u32, n: u32) -> u32 {
-    if v >= first {
-        v - first
-    } else {
-        v + n - first
-    }
+    let d = v.wrapping_sub(first);
+    d.wrapping_add(n & ((d as i32) >> 31) as u32)
 }
