@@ -14,6 +14,8 @@
 //! owner's hop ([`WormHop`]) instead (owned buffers, [`super::network`]): a worm's requests and
 //! moves then read and write its own hops and the ring, and the record keeps only the owner.
 
+use std::hint::select_unpredictable;
+
 use super::channels::WormHop;
 use super::config::VcRelease;
 use super::network::NONE;
@@ -104,9 +106,9 @@ impl Ring {
         if RING {
             self.slots[vc as usize * r + slot as usize] = now;
         }
-        if *fifo.count == 0 {
-            *fifo.ready = now + self.pipeline;
-        }
+        // Only the flit entering an empty buffer is at its front. Chosen without a branch:
+        // whether the buffer was empty is as good as random on a busy network.
+        *fifo.ready = select_unpredictable(*fifo.count == 0, now + self.pipeline, *fifo.ready);
         *fifo.count += 1;
     }
 }
