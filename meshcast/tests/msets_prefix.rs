@@ -63,7 +63,7 @@ proptest::proptest! {
         let values: Vec<Word> = (0..n * lanes)
             .map(|i| {
                 let h = (seed ^ i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60;
-                if h % 3 == 0 { (0, 0, 0) } else { ((h % 4) as u8, (h / 4 % 4) as u8, 1) }
+                if h.is_multiple_of(3) { (0, 0, 0) } else { ((h % 4) as u8, (h / 4 % 4) as u8, 1) }
             })
             .collect();
         let mut sim = Sim::new(&set, Capacity::Unbounded);

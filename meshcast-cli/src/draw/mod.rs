@@ -247,7 +247,7 @@ fn axes(layout: &Layout, rank: usize) -> Group {
             g = g.add(label(at, &x.to_string(), "middle"));
         }
         let centre = layout.pos(&[(layout.k[0] - 1) / 2, 0, z]).x
-            + if layout.k[0] % 2 == 0 {
+            + if layout.k[0].is_multiple_of(2) {
                 layout::CELL / 2.0
             } else {
                 0.0

@@ -146,7 +146,7 @@ impl Grid {
     /// stays inside the grid.
     fn steps_inside(&self, i: u32, port: usize) -> bool {
         let (d, c) = (port / 2, self.coord(i, port / 2));
-        if port % 2 == 0 {
+        if port.is_multiple_of(2) {
             c + 1 < self.ext[d]
         } else {
             c > 0

@@ -702,7 +702,7 @@ impl Waiting {
         let wait = self.nodes[self.head];
         self.head += 1;
         // Looked at every 4096 nodes only: one test per node.
-        if self.head % 4096 == 0 && 2 * self.head >= self.nodes.len() {
+        if self.head.is_multiple_of(4096) && 2 * self.head >= self.nodes.len() {
             self.nodes.drain(..self.head);
             self.head = 0;
         }

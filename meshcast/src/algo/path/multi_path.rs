@@ -160,7 +160,10 @@ mod tests {
             let frame = SourceFrame::new(&shape, source);
             let dests: Vec<Node> = shape.nodes().filter(|&v| v != source).collect();
             let (high, low) = split_by_label(&snake, source, &dests);
-            let (x0, even) = (shape.coord(source, 0), shape.coord(source, 1) % 2 == 0);
+            let (x0, even) = (
+                shape.coord(source, 0),
+                shape.coord(source, 1).is_multiple_of(2),
+            );
             for (set, up) in [(high, true), (low, false)] {
                 let along_row = &frame.groups(&set, up)[0];
                 for v in set {

@@ -129,7 +129,7 @@ fn ports_per_side(below: usize, above: usize, ports: usize) -> (usize, usize) {
     match (below, above) {
         (0, _) => (0, lone),
         (_, 0) => (lone, 0),
-        _ if ports % 2 == 0 => (ports / 2, ports / 2),
+        _ if ports.is_multiple_of(2) => (ports / 2, ports / 2),
         _ if below > above => (ports / 2 + 1, ports / 2),
         _ => (ports / 2, ports / 2 + 1),
     }

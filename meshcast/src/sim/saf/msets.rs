@@ -398,7 +398,7 @@ pub fn check_theorem1(side: u32, c: u32) -> Result<usize, InputError> {
 /// The settings [`bisection`] refuses; its node count otherwise.
 pub fn check_bisection(side: u32, d: u32) -> Result<usize, InputError> {
     let n = checked_nodes(side)?;
-    if side % 2 != 0 {
+    if !side.is_multiple_of(2) {
         return Err(setting(
             "side",
             side as usize,

@@ -351,7 +351,7 @@ pub(super) fn stable_order(keys: impl Iterator<Item = u32>) -> Vec<u32> {
 
 /// Regions of side `s` must tessellate a mesh of side `side`.
 pub(super) fn check_region(side: u32, s: u32) -> Result<(), SafError> {
-    if s == 0 || side % s != 0 {
+    if s == 0 || !side.is_multiple_of(s) {
         return Err(SafError::setting(
             "region side",
             s,

@@ -400,7 +400,7 @@ impl<'s, 'a> Router<'s, 'a> {
     ) -> Result<Vec<u32>, SafError> {
         let side = self.sim.set().side();
         let sorted = sort::rank(self.sim, items, side, Ranking::K)?;
-        let starts_segment = |rank: u32| u32::from(rank % tile_nodes == 0);
+        let starts_segment = |rank: u32| u32::from(rank.is_multiple_of(tile_nodes));
         let mut starts = vec![0u32; side as usize * side as usize];
         for (&(p, _), &(rank, _)) in items.iter().zip(&sorted) {
             starts[self.sim.at(p) as usize] += starts_segment(rank);

@@ -66,7 +66,7 @@ pub fn route_packets(sim: &mut Sim<'_>, packets: Vec<PacketId>, c: u32) -> Resul
 /// The meshes theorem2 refuses for congestion `c`, before any work: the side must be a multiple
 /// of 2^⌈log₄ c⌉.
 pub fn check(side: u32, c: u32) -> Result<(), SafError> {
-    if side % (1 << levels_for(c)) != 0 {
+    if !side.is_multiple_of(1 << levels_for(c)) {
         return Err(SafError::Input(InputError::Setting {
             name: "side",
             value: side.to_string(),

@@ -174,7 +174,7 @@ impl Sim {
                 });
             }
         }
-        if cfg!(debug_assertions) && now % 64 == 0 {
+        if cfg!(debug_assertions) && now.is_multiple_of(64) {
             self.net
                 .check_conservation()
                 .map_err(|what| WormholeError::Conservation { cycle: now, what })?;

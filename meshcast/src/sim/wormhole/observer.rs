@@ -29,7 +29,11 @@ impl ChannelId {
         Link {
             from: Node(self.0 / per_node),
             dim: (lane / 2) as u8,
-            dir: if lane % 2 == 0 { Dir::Plus } else { Dir::Minus },
+            dir: if lane.is_multiple_of(2) {
+                Dir::Plus
+            } else {
+                Dir::Minus
+            },
         }
     }
 }

@@ -572,7 +572,7 @@ impl Inflow {
     /// last `n` grew too much.
     fn at(&mut self, now: u64, live: u64, generated: u64) -> Option<Saturation> {
         let n = self.windows;
-        if n == 0 || now < self.from || (now - self.from) % self.step != 0 {
+        if n == 0 || now < self.from || !(now - self.from).is_multiple_of(self.step) {
             return None;
         }
         if self.samples.len() == 2 * n {
