@@ -272,6 +272,15 @@ impl Band {
         front
     }
 
+    /// The non-empty queues of local node `local`, bit `dir` per direction: read without a
+    /// branch, so that the loops over them branch once per queue that holds packets, not once
+    /// per direction (whether a queue is empty is as good as random).
+    #[inline(always)]
+    fn queued(&self, local: usize) -> u32 {
+        let lens = &self.lens[local * 4..local * 4 + 4];
+        (0..4).fold(0, |m, dir| m | u32::from(lens[dir] > 0) << dir)
+    }
+
     /// Whether `node`'s queue for direction `dir` is empty.
     pub fn is_empty(&self, node: u32, dir: u32) -> bool {
         self.lens[self.queue(node, dir)] == 0
@@ -392,19 +401,18 @@ fn send(band: &mut Band, occupancy: &mut [u32], links: &Links, words: Range<usiz
             let i = bits.trailing_zeros();
             bits &= bits - 1;
             let local = w * WORD as usize + i as usize;
-            let mut left = 0;
-            for (dir, senders) in senders.iter_mut().enumerate() {
+            let mut queues = band.queued(local);
+            while queues != 0 {
+                let dir = queues.trailing_zeros() as usize;
+                queues &= queues - 1;
                 let q = local * 4 + dir;
-                if band.lens[q] > 0 {
-                    let out = &links.out[band.first as usize * 4 + q];
-                    out.store(band.pop_at(q).0, Relaxed);
-                    occupancy[local] -= 1;
-                    band.moves += 1;
-                    *senders |= 1 << i;
-                    left |= band.lens[q];
-                }
+                let out = &links.out[band.first as usize * 4 + q];
+                out.store(band.pop_at(q).0, Relaxed);
+                occupancy[local] -= 1;
+                band.moves += 1;
+                senders[dir] |= 1 << i;
             }
-            if left == 0 {
+            if band.queued(local) == 0 {
                 band.emptied.push(band.first + local as u32);
             }
         }
@@ -437,10 +445,10 @@ impl Ahead {
         }
         let local = self.w * WORD as usize + self.bits.trailing_zeros() as usize;
         self.bits &= self.bits - 1;
-        for q in local * 4..local * 4 + 4 {
-            if band.lens[q] > 0 {
-                prefetch(&band.queues[q]);
-            }
+        let mut queues = band.queued(local);
+        while queues != 0 {
+            prefetch(&band.queues[local * 4 + queues.trailing_zeros() as usize]);
+            queues &= queues - 1;
         }
     }
 }
@@ -470,7 +478,7 @@ fn receive(band: &mut Band, occupancy: &mut [u32], peaks: &mut [u32], links: &Li
         prefetch_spill(band, &from, local, &mut ahead);
         let i = nodes.trailing_zeros();
         nodes &= nodes - 1;
-        let dirs = from.map(|f| f >> i & 1 == 1);
+        let dirs = senders_of(&from, i);
         arrive(band, occupancy, peaks, links, base + i, dirs);
     }
 }
@@ -490,25 +498,34 @@ fn prefetch_spill(band: &Band, from: &[u64; 4], local: usize, ahead: &mut u64) {
     }
     let i = ahead.trailing_zeros();
     *ahead &= *ahead - 1;
-    for (dir, f) in from.iter().enumerate() {
-        if f >> i & 1 == 1 {
-            let tail = band.queues[(local + i as usize) * 4 + dir].spill_tail;
-            if let Some(block) = band.blocks.get(tail as usize) {
-                prefetch(block);
-            }
+    let mut dirs = senders_of(from, i);
+    while dirs != 0 {
+        let dir = dirs.trailing_zeros() as usize;
+        dirs &= dirs - 1;
+        let tail = band.queues[(local + i as usize) * 4 + dir].spill_tail;
+        if let Some(block) = band.blocks.get(tail as usize) {
+            prefetch(block);
         }
     }
 }
 
-/// The packets reaching node `v` in this step from the senders in `dirs` (per direction of
-/// travel), taken in the order of their senders' stamps.
+/// The directions of travel in which node `i` of a word received a packet, bit `dir` per
+/// direction, from the word's per-direction bitsets `from`: read without a branch, so that the
+/// loops over them branch once per arrival, not once per direction.
+#[inline(always)]
+fn senders_of(from: &[u64; 4], i: u32) -> u32 {
+    (0..4).fold(0, |m, dir| m | ((from[dir] >> i & 1) as u32) << dir)
+}
+
+/// The packets reaching node `v` in this step from the senders in `dirs` (bit `dir` per
+/// direction of travel), taken in the order of their senders' stamps.
 fn arrive(
     band: &mut Band,
     occupancy: &mut [u32],
     peaks: &mut [u32],
     links: &Links,
     v: u32,
-    dirs: [bool; 4],
+    dirs: u32,
 ) {
     let senders = [
         v.wrapping_sub(1),
@@ -520,16 +537,16 @@ fn arrive(
     let key = |dir: usize| links.stamp[senders[dir] as usize] * 4 + dir as u64;
     // The arrivals' directions (a lone arrival) or keys (several, sorted; key % 4 = direction).
     let mut order = [u64::MAX; 4];
-    let mut count = 0;
-    for (dir, _) in dirs.iter().enumerate().filter(|(_, &d)| d) {
-        order[count] = dir as u64;
-        count += 1;
-    }
+    let count = dirs.count_ones() as usize;
     if count > 1 {
+        let mut rest = dirs;
         for k in &mut order[..count] {
-            *k = key(*k as usize);
+            *k = key(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
         }
         sort4(&mut order);
+    } else {
+        order[0] = u64::from(dirs.trailing_zeros());
     }
     let local = (v - band.first) as usize;
     let mut stays = false;
@@ -538,7 +555,8 @@ fn arrive(
         let key = || if count > 1 { k } else { key(dir) };
         let packed = Packed(links.out[senders[dir] as usize * 4 + dir].load(Relaxed));
         let t = packed.travel();
-        if t.target == v && t.deliver {
+        // Both tests made, one branch: whether a packet is at its target is as good as random.
+        if (t.target == v) & t.deliver {
             band.delivered.push(Delivery {
                 key: key(),
                 packet: t.packet,
