@@ -28,6 +28,8 @@
 //! [`Reach`]; an implementation is a [`crate::algo::reduce::ZoneAlgorithm`]. The scratch, the
 //! insertion numbers and pruning stay inside: [`crate::algo::reduce::lift`] runs them.
 
+use std::hint::select_unpredictable;
+
 use crate::hint::prefetch;
 use crate::topology::MAX_DIMS;
 
@@ -722,15 +724,8 @@ impl LocalTree<'_> {
     fn shells<const BOTH_WAYS: bool>(&self, u: u32, c: &[u32]) -> u32 {
         let first = if BOTH_WAYS { NEAR } else { u32::MAX };
         for bound in [first, u32::MAX] {
-            let mut search = Search {
-                shell: 0,
-                below: c[0],
-                above: self.room::<BOTH_WAYS>(c, 0),
-                dist: bound,
-                node: NONE,
-                seq: NONE,
-            };
-            while search.shell <= search.dist {
+            let mut search = Search::new(0, c[0], self.room::<BOTH_WAYS>(c, 0), bound);
+            while search.shell <= search.dist() {
                 self.shell::<BOTH_WAYS>(u, c, 1, search.shell, &mut search);
                 search.shell += 1;
             }
@@ -747,21 +742,12 @@ impl LocalTree<'_> {
     /// shells rank theirs ([`Search::offer`]). Most joins into a dense tree end here, without
     /// the shells.
     fn adjacent(&self, u: u32, c: &[u32], both_ways: bool) -> Option<(u32, usize)> {
-        let mut search = Search {
-            shell: 1,
-            below: 0,
-            above: 0,
-            dist: u32::MAX,
-            node: NONE,
-            seq: NONE,
-        };
+        let mut search = Search::new(1, 0, 0, u32::MAX);
         let mut port = 0;
         let mut offer = |v: u32, p: usize| {
             if self.contains(v) {
-                search.offer(1, v, self.seq);
-                if search.node == v {
-                    port = p;
-                }
+                let better = search.offer(1, v, self.seq);
+                port = select_unpredictable(better, p, port);
             }
         };
         for (d, &x) in c.iter().enumerate() {
@@ -857,7 +843,7 @@ impl LocalTree<'_> {
     /// matter.
     #[inline(always)]
     fn search_row<const BOTH_WAYS: bool>(&self, row: u32, search: &mut Search) {
-        let (p, far) = (self.offset + row as usize, search.dist - search.shell);
+        let (p, far) = (self.offset + row as usize, search.dist() - search.shell);
         if far == 0 {
             // Only `row` itself can tie with the best.
             if bit(self.member, p) {
@@ -1066,30 +1052,44 @@ enum Nearest {
 
 /// One search of [`LocalTree::shells`]: the shell being searched, how far its rows reach
 /// along dimension 0 from the destination's coordinate, and the best tree node seen so far —
-/// the least distance, and among equals the least insertion number (looked up only once a tie
-/// asks for it). Before the first node is seen, `dist` is how far the search looks.
+/// the least distance, and among equals the least insertion number. Before the first node is
+/// seen, the distance is how far the search looks.
 struct Search {
     shell: u32,
     below: u32,
     above: u32,
-    dist: u32,
+    /// The best node's distance above its insertion number (before the first node: the bound
+    /// above all ones), so that the better of two is the lesser word.
+    best: u64,
     node: u32,
-    seq: u32,
 }
 
 impl Search {
-    /// Tree node `v` at distance `dist`; `seq` holds the insertion numbers.
-    fn offer(&mut self, dist: u32, v: u32, seq: &[u32]) {
-        if dist < self.dist || self.node == NONE {
-            (self.dist, self.node, self.seq) = (dist, v, NONE);
-        } else if dist == self.dist {
-            if self.seq == NONE {
-                self.seq = seq[self.node as usize];
-            }
-            if seq[v as usize] < self.seq {
-                (self.node, self.seq) = (v, seq[v as usize]);
-            }
+    /// A search from `shell`, looking at most `bound` hops far.
+    fn new(shell: u32, below: u32, above: u32, bound: u32) -> Search {
+        Search {
+            shell,
+            below,
+            above,
+            best: (u64::from(bound) << 32) | u64::from(u32::MAX),
+            node: NONE,
         }
+    }
+
+    /// The best node's distance, or the bound before the first.
+    fn dist(&self) -> u32 {
+        (self.best >> 32) as u32
+    }
+
+    /// Tree node `v` at distance `dist` (within the bound); `seq` holds the insertion numbers.
+    /// Returns whether `v` is now the best. Without a branch: which of the nodes offered wins
+    /// is as good as random, and the insertion number is read at every offer.
+    fn offer(&mut self, dist: u32, v: u32, seq: &[u32]) -> bool {
+        let key = (u64::from(dist) << 32) | u64::from(seq[v as usize]);
+        let better = key < self.best;
+        self.node = select_unpredictable(better, v, self.node);
+        self.best = self.best.min(key);
+        better
     }
 }
 
