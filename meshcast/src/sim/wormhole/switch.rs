@@ -29,50 +29,58 @@ pub(crate) struct Request {
     pub in_local: u32,
 }
 
-/// A port's round-robin pointer and this cycle's favourite request there.
+/// A port's round-robin pointer and this cycle's favourite request there, in one word: from
+/// the top, the favourite's round-robin key (24 bits), its request's index (32 bits), the
+/// pointer (8 bits: kept below `V` ≤ 64 at an input and below the radix, `2n + d` ≤ 116, at an
+/// output, so that no division is needed). Every candidate carries the port's pointer bits, so
+/// the least word holds the request whose key comes first; and a port takes the 8 bytes the
+/// pointer and the favourite took as two words before (`super::state_bytes` counts them).
 #[derive(Clone, Copy, Debug)]
-struct Port {
-    /// The favourite: its round-robin key above its request's index, so that the least is the
-    /// favourite; [`NO_FAVOURITE`] while nothing asked for the port this cycle.
-    best: u64,
-    /// Per input port the virtual channel, per output port the input port that goes first (kept
-    /// below `V` and the radix, so no division is needed).
-    rr: u32,
-}
+struct Port(u64);
 
-/// A port's favourite before any request: above every key and index.
-const NO_FAVOURITE: u64 = u64::MAX;
-
-impl Default for Port {
-    fn default() -> Self {
-        Port {
-            best: NO_FAVOURITE,
-            rr: 0,
-        }
-    }
-}
+/// Where a port's request index begins, and its key.
+const INDEX_SHIFT: u32 = 8;
+const KEY_SHIFT: u32 = 40;
+/// A port's key and index bits while nothing asked for it this cycle: above every key and index.
+const NO_FAVOURITE: u64 = !0 << INDEX_SHIFT;
 
 impl Port {
+    const NEW: Port = Port(NO_FAVOURITE);
+
+    /// The round-robin pointer.
+    #[inline(always)]
+    fn rr(self) -> u32 {
+        (self.0 & !NO_FAVOURITE) as u32
+    }
+
+    #[inline(always)]
+    fn set_rr(&mut self, rr: u32) {
+        self.0 = (self.0 & NO_FAVOURITE) | u64::from(rr);
+    }
+
     /// Request `idx`, at round-robin place `key`, competes here: kept if it goes first. Returns
     /// whether it is the port's first request this cycle. Without a branch on either (both are
     /// as good as random, and the misses cost more than the work): the keys of one port's
     /// requests differ (one per virtual channel at an input, one per input port at an output),
-    /// so the least packed (key, index) is the request whose key comes first.
+    /// so the least word holds the request whose key comes first.
     #[inline(always)]
     fn compete(&mut self, key: u32, idx: u32) -> bool {
-        let first = self.best == NO_FAVOURITE;
+        let first = self.0 | !NO_FAVOURITE == u64::MAX;
         debug_assert!(
-            first || (self.best >> 32) as u32 != key,
+            first || (self.0 >> KEY_SHIFT) as u32 != key,
             "two requests share a key"
         );
-        self.best = self.best.min((u64::from(key) << 32) | u64::from(idx));
+        let word = (u64::from(key) << KEY_SHIFT) | (u64::from(idx) << INDEX_SHIFT);
+        self.0 = self.0.min(word | (self.0 & !NO_FAVOURITE));
         first
     }
 
-    /// The favourite's request index; the port forgets it.
+    /// The favourite's request index; the port forgets it and keeps its pointer.
     #[inline(always)]
     fn take(&mut self) -> u32 {
-        std::mem::replace(&mut self.best, NO_FAVOURITE) as u32
+        let idx = (self.0 >> INDEX_SHIFT) as u32;
+        self.0 |= NO_FAVOURITE;
+        idx
     }
 }
 
@@ -121,11 +129,15 @@ impl Switch {
     /// channels per input port, for at most `most` requests a cycle (one per virtual channel and
     /// injection port: only the worm at the front of a buffer moves flits out of it).
     pub fn new(ports: usize, radix: u32, vcs: u32, most: usize) -> Switch {
+        // The configuration's bounds (`V` ≤ 64, `d` ≤ 64, `n` ≤ 26) keep both below a `Port`'s
+        // pointer bits, and the request slots below its index bits.
+        debug_assert!(vcs <= 0xff && radix <= 0xff, "V = {vcs}, radix {radix}");
+        debug_assert!(u32::try_from(most + 1).is_ok(), "{most} request slots");
         Switch {
             vcs,
             radix,
-            inputs: vec![Port::default(); ports],
-            outputs: vec![Port::default(); ports],
+            inputs: vec![Port::NEW; ports],
+            outputs: vec![Port::NEW; ports],
             touched_in: Touched::new(ports),
             touched_out: Touched::new(ports),
             requests: vec![Request::default(); most + 1],
@@ -149,7 +161,7 @@ impl Switch {
         for idx in 0..self.made as u32 {
             let r = &self.requests[idx as usize];
             let port = &mut self.inputs[r.input as usize];
-            let new = port.compete(rotated(r.vc_local, port.rr, self.vcs), idx);
+            let new = port.compete(rotated(r.vc_local, port.rr(), self.vcs), idx);
             self.touched_in.note(r.input, new);
         }
     }
@@ -179,7 +191,7 @@ impl Switch {
     fn offer(&mut self, idx: u32) {
         let r = &self.requests[idx as usize];
         let port = &mut self.outputs[r.output as usize];
-        let new = port.compete(rotated(r.in_local, port.rr, self.radix), idx);
+        let new = port.compete(rotated(r.in_local, port.rr(), self.radix), idx);
         self.touched_out.note(r.output, new);
     }
 
@@ -214,8 +226,8 @@ impl Switch {
         let output = self.touched_out.ports[i] as usize;
         let idx = self.outputs[output].take();
         let r = self.requests[idx as usize];
-        self.outputs[output].rr = after(r.in_local, self.radix);
-        self.inputs[r.input as usize].rr = after(r.vc_local, self.vcs);
+        self.outputs[output].set_rr(after(r.in_local, self.radix));
+        self.inputs[r.input as usize].set_rr(after(r.vc_local, self.vcs));
         r
     }
 
