@@ -58,13 +58,15 @@ impl Port {
         self.0 = (self.0 & NO_FAVOURITE) | u64::from(rr);
     }
 
-    /// Request `idx`, at round-robin place `key`, competes here: kept if it goes first. Returns
-    /// whether it is the port's first request this cycle. Without a branch on either (both are
-    /// as good as random, and the misses cost more than the work): the keys of one port's
-    /// requests differ (one per virtual channel at an input, one per input port at an output),
-    /// so the least word holds the request whose key comes first.
+    /// Request `idx`, from `local` (its virtual channel at an input, its input port at an
+    /// output, below `n`), competes here: kept if it comes first in the round robin from the
+    /// port's pointer. Returns whether it is the port's first request this cycle. Without a
+    /// branch on either (both are as good as random, and the misses cost more than the work):
+    /// the keys of one port's requests differ (one request per virtual channel at an input, per
+    /// input port at an output), so the least word holds the request whose key comes first.
     #[inline(always)]
-    fn compete(&mut self, key: u32, idx: u32) -> bool {
+    fn compete(&mut self, local: u32, n: u32, idx: u32) -> bool {
+        let key = rotated(local, self.rr(), n);
         let first = self.0 | !NO_FAVOURITE == u64::MAX;
         debug_assert!(
             first || (self.0 >> KEY_SHIFT) as u32 != key,
@@ -160,8 +162,7 @@ impl Switch {
     fn input_stage(&mut self) {
         for idx in 0..self.made as u32 {
             let r = &self.requests[idx as usize];
-            let port = &mut self.inputs[r.input as usize];
-            let new = port.compete(rotated(r.vc_local, port.rr(), self.vcs), idx);
+            let new = self.inputs[r.input as usize].compete(r.vc_local, self.vcs, idx);
             self.touched_in.note(r.input, new);
         }
     }
@@ -190,8 +191,7 @@ impl Switch {
     #[inline(always)]
     fn offer(&mut self, idx: u32) {
         let r = &self.requests[idx as usize];
-        let port = &mut self.outputs[r.output as usize];
-        let new = port.compete(rotated(r.in_local, port.rr(), self.radix), idx);
+        let new = self.outputs[r.output as usize].compete(r.in_local, self.radix, idx);
         self.touched_out.note(r.output, new);
     }
 
